@@ -1,0 +1,40 @@
+"""backgammon_lab: learn and analyse backgammon variants in Jupyter.
+
+The core (positions, rules, games, notation) lives here; pictures in :mod:`backgammon_lab.svg`,
+widgets in :mod:`backgammon_lab.widgets`, analysis in :mod:`backgammon_lab.analysis`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import (
+    AmbiguousMoveError,
+    BackgammonError,
+    DiceError,
+    GameError,
+    IllegalMoveError,
+    NotationError,
+    PositionError,
+    VariantError,
+)
+from .position import BLACK, PLAYERS, WHITE, Play, Player, Position, Roll, Step, other
+from .rules import Explanation, PlayList, check_step, explain_step, legal_plays, legal_steps
+from .variants import VARIANTS, Variant, find_variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AmbiguousMoveError", "BackgammonError", "DiceError", "GameError", "IllegalMoveError",
+    "NotationError", "PositionError", "VariantError",
+    "BLACK", "PLAYERS", "WHITE", "Play", "Player", "Position", "Roll", "Step", "other",
+    "Explanation", "PlayList", "check_step", "explain_step", "legal_plays", "legal_steps",
+    "VARIANTS", "Variant", "find_variant", "play", "__version__",
+]
+
+
+def play(variant: str = "mexican", seed: int | None = 0, **kwargs: Any) -> Any:
+    """Start a game widget in a notebook: ``backgammon_lab.play("mexican", seed=7)``."""
+    from .widgets import GameWidget
+
+    return GameWidget(variant=variant, seed=seed, **kwargs)

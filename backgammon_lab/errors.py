@@ -1,0 +1,60 @@
+"""The exception hierarchy of backgammon_lab.
+
+Every error the library raises for bad input is a subclass of :class:`BackgammonError`, which is
+itself a :class:`ValueError`, so ``except ValueError`` keeps working for callers who do not care
+about the detail. Messages quote the offending input.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackgammonError",
+    "VariantError",
+    "PositionError",
+    "NotationError",
+    "DiceError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+    "GameError",
+]
+
+
+class BackgammonError(ValueError):
+    """Base class of every error raised by backgammon_lab for bad input."""
+
+
+class VariantError(BackgammonError):
+    """An unknown variant name or a bad variant option."""
+
+
+class PositionError(BackgammonError):
+    """A position that cannot exist: wrong checker counts, both colours on a point, ..."""
+
+
+class NotationError(BackgammonError):
+    """Text (a position string, a Position ID, JSON, a move) that cannot be parsed."""
+
+
+class DiceError(BackgammonError):
+    """Dice out of range or malformed."""
+
+
+class IllegalMoveError(BackgammonError):
+    """A step or play that the rules forbid.
+
+    ``reason`` is a short machine-readable code (see :mod:`backgammon_lab.rules`) and
+    ``explanation`` the sentence that names the rule.
+    """
+
+    def __init__(self, message: str, reason: str = "illegal", explanation: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.explanation = explanation or message
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """A move text that matches more than one legal play."""
+
+
+class GameError(BackgammonError):
+    """An action that does not fit the game's current state (e.g. playing when a roll is due)."""

@@ -1,0 +1,452 @@
+"""Positions, steps, plays and rolls: the immutable values the rest of the library passes around.
+
+Geometry (RULES.md, "Geometry, for every variant"): each player numbers the points 1..N from its
+own exit, so the opponent's point q is my point N+1-q. A :class:`Position` stores the board in
+White's numbering: ``points[i]`` is the number of checkers on White's point i+1, positive for
+White, negative for Black.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from .errors import DiceError, PositionError
+from .variants import Variant, find_variant
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .rules import PlayList
+
+__all__ = ["WHITE", "BLACK", "PLAYERS", "Player", "other", "Position", "Step", "Play", "Roll"]
+
+Player = Literal["white", "black"]
+WHITE: Player = "white"
+BLACK: Player = "black"
+PLAYERS: tuple[Player, Player] = (WHITE, BLACK)
+
+
+def other(player: Player) -> Player:
+    """The opponent of ``player``."""
+    return BLACK if player == WHITE else WHITE
+
+
+def _check_player(player: object) -> Player:
+    if player not in PLAYERS:
+        raise PositionError(f"a player is 'white' or 'black', not {player!r}")
+    return player  # type: ignore[return-value]
+
+
+class Position:
+    """An immutable, hashable backgammon position of some variant, with the side to move.
+
+    Build one from the JSON form, a position string, a Position ID or the variant's start::
+
+        >>> from backgammon_lab import Position
+        >>> start = Position.start("standard")
+        >>> start.pip_count("white")
+        167
+        >>> Position.from_string(start.to_string()) == start
+        True
+
+    Every constructor validates: checker counts, non-negative bar and tray counts, the stacking cap
+    of the variant. A violation raises :class:`~backgammon_lab.errors.PositionError`.
+    """
+
+    __slots__ = ("variant", "points", "bar", "off", "turn", "_hash", "_board")
+
+    variant: Variant
+    points: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    turn: Player
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        points: Any,
+        bar: Any = (0, 0),
+        off: Any = (0, 0),
+        turn: Player = WHITE,
+    ) -> None:
+        v = find_variant(variant)
+        pts = _int_tuple(points, "points")
+        bar_t = _pair(bar, "bar")
+        off_t = _pair(off, "off")
+        _check_player(turn)
+        if len(pts) != v.points:
+            raise PositionError(
+                f"{v.name} has {v.points} points, but {len(pts)} were given: {list(pts)!r}"
+            )
+        for name, pair in (("bar", bar_t), ("off", off_t)):
+            if min(pair) < 0:
+                raise PositionError(f"{name} counts cannot be negative: {pair!r}")
+        white = sum(n for n in pts if n > 0) + bar_t[0] + off_t[0]
+        black = -sum(n for n in pts if n < 0) + bar_t[1] + off_t[1]
+        for who, total in ((WHITE, white), (BLACK, black)):
+            if total != v.checkers:
+                raise PositionError(
+                    f"{who} has {total} checkers but {v.name} is played with {v.checkers}: "
+                    f"points={list(pts)!r}, bar={bar_t!r}, off={off_t!r}"
+                )
+        cap = v.stacking_cap
+        if cap is not None:
+            for i, n in enumerate(pts):
+                if abs(n) > cap:
+                    raise PositionError(
+                        f"{abs(n)} checkers on White's point {i + 1}: {v.title} allows at most "
+                        f"{cap} on a point"
+                    )
+        self._set(v, pts, bar_t, off_t, turn)
+
+    def _set(self, v: Variant, pts: tuple[int, ...], bar: tuple[int, int],
+             off: tuple[int, int], turn: Player) -> None:
+        object.__setattr__(self, "variant", v)
+        object.__setattr__(self, "points", pts)
+        object.__setattr__(self, "bar", bar)
+        object.__setattr__(self, "off", off)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "_hash", None)
+        object.__setattr__(self, "_board", None)
+
+    @classmethod
+    def _trusted(cls, v: Variant, pts: tuple[int, ...], bar: tuple[int, int],
+                 off: tuple[int, int], turn: Player) -> Position:
+        """Build without validation (the move generator's results are valid by construction)."""
+        self = object.__new__(cls)
+        self._set(v, pts, bar, off, turn)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Position is immutable; cannot set {name!r}")
+
+    # -- construction --------------------------------------------------------------------------
+    @classmethod
+    def start(cls, variant: str | Variant = "standard", turn: Player = WHITE) -> Position:
+        """The variant's starting position with ``turn`` to move."""
+        v = find_variant(variant)
+        n = v.points
+        pts = [0] * n
+        bar = [0, 0]
+        for point, count in v.start.items():
+            if point == n + 1:
+                bar = [count, count]
+            else:
+                pts[point - 1] += count
+                pts[n - point] -= count
+        return cls(v, pts, tuple(bar), (0, 0), _check_player(turn))
+
+    @classmethod
+    def from_json(cls, data: str | dict[str, Any]) -> Position:
+        """Parse the JSON form (a dict or its text); see ``docs/notation.md``."""
+        from .notation import position_from_json
+
+        return position_from_json(data)
+
+    @classmethod
+    def from_string(cls, text: str) -> Position:
+        """Parse a position string such as ``standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5``."""
+        from .notation import position_from_string
+
+        return position_from_string(text)
+
+    @classmethod
+    def from_position_id(cls, pid: str, variant: str | Variant = "standard",
+                         turn: Player = WHITE) -> Position:
+        """Parse GNU Backgammon's Position ID (24-point variants); ``turn`` is the player on roll."""
+        from .notation import position_from_id
+
+        return position_from_id(pid, variant, turn)
+
+    @classmethod
+    def parse(cls, text: str, variant: str | Variant | None = None) -> Position:
+        """Parse any of the three text forms: JSON, a position string, or (with ``variant``) an ID."""
+        from .notation import parse_position
+
+        return parse_position(text, variant)
+
+    # -- output --------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form as a dict (``json.dumps`` it for text)."""
+        return {
+            "variant": self.variant.name,
+            "points": list(self.points),
+            "bar": {"white": self.bar[0], "black": self.bar[1]},
+            "off": {"white": self.off[0], "black": self.off[1]},
+            "turn": self.turn,
+        }
+
+    def to_json_text(self) -> str:
+        """The JSON form as compact text."""
+        return json.dumps(self.to_json(), separators=(", ", ": "))
+
+    def to_string(self) -> str:
+        """The compact position string (round-trips through :meth:`from_string`)."""
+        from .notation import position_to_string
+
+        return position_to_string(self)
+
+    def position_id(self) -> str:
+        """GNU Backgammon's 14-character Position ID (24-point variants only)."""
+        from .notation import position_to_id
+
+        return position_to_id(self)
+
+    def __str__(self) -> str:
+        from .notation import diagram
+
+        return diagram(self)
+
+    def __repr__(self) -> str:
+        return f"Position({self.to_string()!r})"
+
+    def _repr_svg_(self) -> str:
+        from .svg import board
+
+        return board(self)._repr_svg_()
+
+    # -- queries -------------------------------------------------------------------------------
+    @property
+    def mover(self) -> Player:
+        """Alias of ``turn``: the player to move."""
+        return self.turn
+
+    def player_index(self, player: Player) -> int:
+        """0 for White, 1 for Black."""
+        return 0 if _check_player(player) == WHITE else 1
+
+    def count(self, player: Player, point: int) -> int:
+        """Checkers of ``player`` on its own point ``point`` (1..N; N+1 is the bar, 0 is off)."""
+        n = self.variant.points
+        i = self.player_index(player)
+        if point == n + 1:
+            return self.bar[i]
+        if point == 0:
+            return self.off[i]
+        if not 1 <= point <= n:
+            raise PositionError(f"point {point!r} is not on a {n}-point board")
+        v = self.points[point - 1] if i == 0 else -self.points[n - point]
+        return max(v, 0)
+
+    def owner(self, white_point: int) -> Player | None:
+        """Who holds White's point ``white_point`` (or None when it is empty)."""
+        v = self.points[white_point - 1]
+        return WHITE if v > 0 else BLACK if v < 0 else None
+
+    def pip_count(self, player: Player) -> int:
+        """Pips ``player`` still has to travel: sum over its checkers of their point (bar = N+1)."""
+        n = self.variant.points
+        i = self.player_index(player)
+        total = self.bar[i] * (n + 1)
+        for idx, v in enumerate(self.points):
+            if i == 0 and v > 0:
+                total += v * (idx + 1)
+            elif i == 1 and v < 0:
+                total += -v * (n - idx)
+        return total
+
+    def winner(self) -> Player | None:
+        """The player who has borne off every checker, if any."""
+        for i, who in enumerate(PLAYERS):
+            if self.off[i] == self.variant.checkers:
+                return who
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """True when one player has borne off all its checkers."""
+        return self.winner() is not None
+
+    def game_value(self) -> int:
+        """Points the winner scores (1; 2 or 3 for gammons in the standard game). 0 if not over."""
+        w = self.winner()
+        if w is None:
+            return 0
+        loser = other(w)
+        li = self.player_index(loser)
+        n = self.variant.points
+        home = self.variant.home
+        deep = self.bar[li] > 0 or any(self.count(loser, p) for p in range(n - home + 1, n + 1))
+        return self.variant.game_value(self.off[li], deep)
+
+    def with_turn(self, turn: Player) -> Position:
+        """The same checkers with ``turn`` to move."""
+        return Position._trusted(self.variant, self.points, self.bar, self.off, _check_player(turn))
+
+    def swapped(self) -> Position:
+        """Colours exchanged: Black gets White's checkers and the turn flips."""
+        n = self.variant.points
+        pts = tuple(-self.points[n - 1 - i] for i in range(n))
+        return Position._trusted(self.variant, pts, self.bar[::-1], self.off[::-1], other(self.turn))
+
+    def legal_plays(self, dice: tuple[int, int] | Roll) -> PlayList:
+        """The distinct legal plays of ``dice`` for the side to move (see :func:`rules.legal_plays`)."""
+        from .rules import legal_plays
+
+        return legal_plays(self, dice)
+
+    # -- mover's-eye board used by the move generator -------------------------------------------
+    def board(self) -> tuple[int, ...]:
+        """The board seen by the side to move: ``(off, p1..pN, bar, opponent_bar)``.
+
+        Points are in the mover's numbering, the mover's checkers positive.
+        """
+        b = self._board
+        if b is None:
+            i = 0 if self.turn == WHITE else 1
+            if i == 0:
+                b = (self.off[0], *self.points, self.bar[0], self.bar[1])
+            else:
+                b = (self.off[1], *(-x for x in reversed(self.points)), self.bar[1], self.bar[0])
+            object.__setattr__(self, "_board", b)
+        return b
+
+    @classmethod
+    def from_board(cls, variant: Variant, turn: Player, board: tuple[int, ...],
+                   opponent_off: int) -> Position:
+        """Inverse of :meth:`board` (no validation: for the move generator)."""
+        n = variant.points
+        if turn == WHITE:
+            return cls._trusted(variant, board[1:n + 1], (board[n + 1], board[n + 2]),
+                                (board[0], opponent_off), turn)
+        pts = tuple(-x for x in reversed(board[1:n + 1]))
+        return cls._trusted(variant, pts, (board[n + 2], board[n + 1]),
+                            (opponent_off, board[0]), turn)
+
+    # -- value semantics -----------------------------------------------------------------------
+    def _key(self) -> tuple[Any, ...]:
+        return (self.variant, self.points, self.bar, self.off, self.turn)
+
+    def __eq__(self, other_: object) -> bool:
+        return isinstance(other_, Position) and self._key() == other_._key()
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash(self._key())
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Position, (self.variant, self.points, self.bar, self.off, self.turn))
+
+
+def _int_tuple(value: Any, name: str) -> tuple[int, ...]:
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise PositionError(f"{name} must be a list of integers, not {value!r}")
+    out = tuple(value)
+    for x in out:
+        if not isinstance(x, int) or isinstance(x, bool):
+            raise PositionError(f"{name} must hold integers only; got {x!r} in {list(out)!r}")
+    return out
+
+
+def _pair(value: Any, name: str) -> tuple[int, int]:
+    if isinstance(value, dict):
+        if set(value) != {"white", "black"}:
+            raise PositionError(f"{name} must have exactly the keys 'white' and 'black': {value!r}")
+        value = (value["white"], value["black"])
+    t = _int_tuple(value, name)
+    if len(t) != 2:
+        raise PositionError(f"{name} needs two counts (white, black), not {value!r}")
+    return (t[0], t[1])
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One checker moved by one die, in the mover's numbering.
+
+    ``start`` is a point 1..N or N+1 for the bar; ``end`` a point 1..N or 0 for borne off;
+    ``die`` the number used (with a larger die bearing off, ``start - end < die``); ``hit`` whether
+    an opposing blot was hit on ``end``.
+    """
+
+    start: int
+    end: int
+    die: int
+    hit: bool = False
+
+    def text(self, points: int) -> str:
+        """The step in move notation, e.g. ``bar/22*`` (``points`` is the board size N)."""
+        a = "bar" if self.start == points + 1 else str(self.start)
+        b = "off" if self.end == 0 else str(self.end)
+        return f"{a}/{b}{'*' if self.hit else ''}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """Two dice as rolled (order kept). ``Roll.parse("6-5")`` reads text."""
+
+    first: int
+    second: int
+
+    def __post_init__(self) -> None:
+        for d in (self.first, self.second):
+            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+                raise DiceError(f"a die shows 1 to 6, not {d!r} (roll {self.first!r}-{self.second!r})")
+
+    @classmethod
+    def parse(cls, value: Any) -> Roll:
+        """Accept a Roll, a pair of ints, or text like ``"6-5"``, ``"65"``, ``"6 5"``."""
+        if isinstance(value, Roll):
+            return value
+        if isinstance(value, str):
+            text = value.strip()
+            parts = [p for p in text.replace("-", " ").replace(",", " ").split() if p]
+            if len(parts) == 1 and len(parts[0]) == 2:
+                parts = list(parts[0])
+            if len(parts) != 2 or not all(p.isdigit() for p in parts):
+                raise DiceError(f"cannot read dice from {value!r}; write them like '6-5'")
+            return cls(int(parts[0]), int(parts[1]))
+        try:
+            a, b = value
+        except (TypeError, ValueError):
+            raise DiceError(f"dice must be two numbers, not {value!r}") from None
+        return cls(a, b)
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The two dice as a tuple."""
+        return (self.first, self.second)
+
+    @property
+    def low(self) -> int:
+        """The lower die."""
+        return min(self.first, self.second)
+
+    @property
+    def high(self) -> int:
+        """The higher die."""
+        return max(self.first, self.second)
+
+    @property
+    def is_double(self) -> bool:
+        """Both dice the same."""
+        return self.first == self.second
+
+    @property
+    def is_mexican(self) -> bool:
+        """A 1 and a 2 (a Mexican in Mexican Backgammon)."""
+        return {self.first, self.second} == {1, 2}
+
+    def __str__(self) -> str:
+        return f"{self.first}-{self.second}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The steps of one roll and the position they lead to (``turn`` still the mover)."""
+
+    steps: tuple[Step, ...]
+    position: Position
+
+    def __str__(self) -> str:
+        from .notation import format_play
+
+        return format_play(self.steps, self.position.variant.points)
+
+    def __repr__(self) -> str:
+        return f"Play({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self.steps)

@@ -1,0 +1,519 @@
+"""Legal plays, legal steps and explanations of illegal steps, for every variant.
+
+The generator works on the mover's-eye board tuple of :meth:`Position.board`:
+``(off, p1, ..., pN, bar, opponent_bar)``, the mover's checkers positive. Tuples are cheap to copy,
+hash and compare, so a full turn is a depth-first search with a seen-set and plays are
+deduplicated by the board they lead to.
+
+The forced-move rules come from the variant's facts:
+
+* use as many dice as possible (standard, Mini-Gam G5, Mexican M4, M7);
+* when only one of two different dice can be played, the larger (standard, G5);
+* ``low_die_first``: the lower die first, and no move at all when it cannot be played (M3);
+* ``bar_first``: the bar empties before other moves; each die in turn must enter (M9);
+* ``stacking_cap``: no sixth checker on a point (M6);
+* ``exact_bear_off``: a checker on point p bears off only with a p (M10); otherwise a larger
+  die bears off from the highest occupied point (standard, G6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+from .errors import IllegalMoveError
+from .position import Play, Position, Roll, Step
+
+__all__ = [
+    "legal_plays",
+    "legal_steps",
+    "legal_boards",
+    "explain_step",
+    "check_step",
+    "apply_steps",
+    "PlayList",
+    "Explanation",
+    "REASONS",
+]
+
+Board = tuple[int, ...]
+RawStep = tuple[int, int, int, bool]  # start, end, die, hit
+
+
+def _apply(b: Board, s: int, t: int, n: int) -> tuple[Board, bool]:
+    """The board after moving one checker from ``s`` to ``t`` (``t <= 0``: off)."""
+    lst = list(b)
+    lst[s] -= 1
+    if t <= 0:
+        lst[0] += 1
+        return tuple(lst), False
+    if lst[t] == -1:
+        lst[t] = 1
+        lst[n + 2] += 1
+        return tuple(lst), True
+    lst[t] += 1
+    return tuple(lst), False
+
+
+class _Rules:
+    """The facts of a variant unpacked into locals the inner loops read fast."""
+
+    __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant")
+
+    def __init__(self, variant: Any) -> None:
+        self.variant = variant
+        self.n = variant.points
+        self.home = variant.home
+        self.cap = variant.stacking_cap
+        self.exact = variant.exact_bear_off
+        self.bar_first = variant.bar_first
+        self.low_first = variant.low_die_first
+
+    def steps(self, b: Board, d: int) -> list[tuple[int, int, Board, bool]]:
+        """Every single step with die ``d`` from board ``b``: (start, end, new board, hit)."""
+        n = self.n
+        bar = n + 1
+        cap = self.cap
+        out = []
+        if b[bar] > 0 and self.bar_first:
+            t = bar - d
+            x = b[t]
+            if x >= -1 and (cap is None or x < cap):
+                nb, hit = _apply(b, bar, t, n)
+                out.append((bar, t, nb, hit))
+            return out
+        home = self.home
+        top = bar if b[bar] > 0 else n
+        # The highest occupied point decides bear-off (all home, highest <= home).
+        hi = top
+        while hi > 0 and b[hi] <= 0:
+            hi -= 1
+        can_off = hi <= home
+        exact = self.exact
+        for s in range(hi, 0, -1):
+            if b[s] <= 0:
+                continue
+            t = s - d
+            if t > 0:
+                x = b[t]
+                if x >= -1 and (cap is None or x < cap):
+                    nb, hit = _apply(b, s, t, n)
+                    out.append((s, t, nb, hit))
+            elif can_off and (t == 0 or (not exact and s == hi)):
+                nb, _ = _apply(b, s, 0, n)
+                out.append((s, 0, nb, False))
+        return out
+
+
+_RULES_CACHE: dict[Any, _Rules] = {}
+
+
+def _rules(variant: Any) -> _Rules:
+    r = _RULES_CACHE.get(variant)
+    if r is None:
+        r = _RULES_CACHE[variant] = _Rules(variant)
+    return r
+
+
+def _orders(r: _Rules, dice: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+    return r.variant.dice_orders(dice)
+
+
+def _search(r: _Rules, b: Board, orders: Iterable[tuple[int, ...]]
+            ) -> tuple[dict[Board, list[RawStep]], int]:
+    """All boards reachable using as many dice as possible, with one path to each."""
+    best: dict[Board, list[RawStep]] = {}
+    seen: set[tuple[Board, tuple[int, ...]]] = set()
+    maxlen = 0
+    steps = r.steps
+
+    def rec(b: Board, rest: tuple[int, ...], path: list[RawStep]) -> None:
+        nonlocal maxlen
+        if rest:
+            d = rest[0]
+            moves = steps(b, d)
+            if moves:
+                nrest = rest[1:]
+                for s, t, nb, hit in moves:
+                    key = (nb, nrest)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    path.append((s, t, d, hit))
+                    rec(nb, nrest, path)
+                    path.pop()
+                return
+        depth = len(path)
+        if depth > maxlen:
+            maxlen = depth
+            best.clear()
+        if depth == maxlen and b not in best:
+            best[b] = list(path)
+
+    for order in orders:
+        rec(b, order, [])
+    return best, maxlen
+
+
+def _legal(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
+    """The legal full plays of ``dice`` from ``b``, keyed by resulting board, and their length."""
+    best, maxlen = _search(r, b, _orders(r, dice))
+    lo, hi = min(dice), max(dice)
+    if maxlen == 1 and lo != hi and not r.low_first:
+        # Only one die can be played: the larger one when it can (standard, G5).
+        big = r.steps(b, hi)
+        if big:
+            best = {nb: [(s, t, hi, hit)] for s, t, nb, hit in big}
+    return best, maxlen
+
+
+def _dice(dice: Any) -> tuple[int, int]:
+    return Roll.parse(dice).dice
+
+
+def legal_boards(position: Position, dice: Any) -> dict[Board, list[RawStep]]:
+    """Fast path: resulting mover's-eye boards -> one raw step list each (no objects built)."""
+    return _legal(_rules(position.variant), position.board(), _dice(dice))[0]
+
+
+class PlayList(Sequence[Play]):
+    """The distinct legal plays of one roll: a sequence of :class:`Play`.
+
+    ``in`` accepts a :class:`Play`, a resulting :class:`Position`, or move text such as ``"24/18 13/11"``.
+    A roll with no legal move gives one empty play (the position unchanged).
+    """
+
+    def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int) -> None:
+        self.position = position
+        self.dice = dice
+        self._plays = plays
+        self.length = length  # steps in every legal play
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._plays[i]
+
+    def __len__(self) -> int:
+        return len(self._plays)
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._plays)
+
+    def count(self, value: Any = None) -> int:  # type: ignore[override]
+        """Number of distinct plays (or, with an argument, how often it occurs: 0 or 1)."""
+        if value is None:
+            return len(self._plays)
+        return int(value in self)
+
+    def positions(self) -> list[Position]:
+        """The resulting positions, in the order of the plays."""
+        return [p.position for p in self._plays]
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return any(p.position == item.position for p in self._plays)
+        if isinstance(item, Position):
+            return any(p.position == item for p in self._plays)
+        if isinstance(item, str):
+            try:
+                self.find(item)
+            except IllegalMoveError:
+                return False
+            return True
+        return False
+
+    def find(self, text: str) -> Play:
+        """The play that move text (``"24/18 13/11*"``) stands for; raises if illegal or ambiguous."""
+        from .notation import parse_play
+
+        return parse_play(self.position, self.dice, text)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(str(p) for p in self._plays[:6])
+        more = f", ... ({len(self._plays)} plays)" if len(self._plays) > 6 else ""
+        return f"<PlayList {self.dice[0]}-{self.dice[1]}: [{shown}{more}]>"
+
+
+def _to_steps(raw: list[RawStep]) -> tuple[Step, ...]:
+    return tuple(Step(s, t, d, h) for s, t, d, h in raw)
+
+
+def legal_plays(position: Position, dice: Any) -> PlayList:
+    """The distinct legal plays of one roll for the side to move, one per resulting position.
+
+    ``dice`` is a :class:`Roll`, a pair ``(a, b)`` or text ``"6-5"``. Doubles are four moves.
+    Mexican rolls are played lower die first; what follows a roll in the game (re-rolls, naming
+    doubles) is the game's business, not this function's. Resulting positions keep ``turn``.
+
+    >>> from backgammon_lab import Position
+    >>> len(legal_plays(Position.start("standard"), (3, 1)))
+    16
+    """
+    d = _dice(dice)
+    r = _rules(position.variant)
+    best, maxlen = _legal(r, position.board(), d)
+    v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
+    plays = [Play(_to_steps(raw), Position.from_board(v, turn, nb, opp_off)) for nb, raw in best.items()]
+    return PlayList(position, d, plays, maxlen)
+
+
+def _normalize_steps(position: Position, steps: Iterable[Any]) -> list[Step]:
+    from .notation import coerce_step
+
+    return [coerce_step(position, s) for s in steps]
+
+
+def _remaining(r: _Rules, dice: tuple[int, int], used: list[int]) -> tuple[tuple[int, ...], ...] | None:
+    """Orders of the dice still to play after ``used``; None if ``used`` fits no order."""
+    out = []
+    for order in _orders(r, dice):
+        if list(order[: len(used)]) == used:
+            out.append(order[len(used):])
+    if not out:
+        return None
+    return tuple(dict.fromkeys(out))
+
+
+def _walk(r: _Rules, b: Board, dice: tuple[int, int], steps: list[Step]) -> tuple[Board, list[int]]:
+    """Apply ``steps`` (already checked legal) to ``b``; return the board and the dice used."""
+    used: list[int] = []
+    for st in steps:
+        b, _ = _apply(b, st.start, st.end, r.n)
+        used.append(st.die)
+    return b, used
+
+
+def legal_steps(position: Position, dice: Any, steps_so_far: Sequence[Any] = ()) -> list[Step]:
+    """The single steps that begin (or continue, after ``steps_so_far``) some legal play.
+
+    This is what a click-by-click interface offers. An empty list means the play is complete
+    (or no move is possible). ``steps_so_far`` must itself be a legal beginning, else
+    :class:`IllegalMoveError`.
+    """
+    d = _dice(dice)
+    r = _rules(position.variant)
+    b0 = position.board()
+    finals, maxlen = _legal(r, b0, d)
+    done = _normalize_steps(position, steps_so_far)
+    b = b0
+    for i, st in enumerate(done):
+        options = _next_steps(r, b0, d, done[:i], finals, maxlen)
+        if st not in options:
+            why = explain_step(position, d, done[:i], st)
+            raise IllegalMoveError(
+                f"step {st.text(r.n)!r} (step {i + 1} of {[s.text(r.n) for s in done]!r}) is not legal "
+                f"with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
+        b, _ = _apply(b, st.start, st.end, r.n)
+    return _next_steps(r, b0, d, done, finals, maxlen)
+
+
+def _next_steps(r: _Rules, b0: Board, dice: tuple[int, int], done: list[Step],
+                finals: dict[Board, list[RawStep]], maxlen: int) -> list[Step]:
+    k = len(done)
+    if k >= maxlen:
+        return []
+    b, used = _walk(r, b0, dice, done)
+    rests = _remaining(r, dice, used)
+    if not rests:
+        return []
+    need = maxlen - k - 1
+    out: list[Step] = []
+    tried: set[tuple[int, int, int]] = set()
+    for rest in rests:
+        dd = rest[0]
+        for s, t, nb, hit in r.steps(b, dd):
+            if (s, t, dd) in tried:
+                continue
+            tried.add((s, t, dd))
+            if _completes(r, nb, rest[1:], need, finals):
+                out.append(Step(s, t, dd, hit))
+    return out
+
+
+def _completes(r: _Rules, b: Board, rest: tuple[int, ...], need: int,
+               finals: dict[Board, list[RawStep]]) -> bool:
+    """Can ``need`` more steps with the dice ``rest`` (any order allowed by the variant) end in finals?"""
+    if need == 0:
+        return b in finals
+    orders = {rest} if r.low_first or len(set(rest)) == 1 else set(permutations(rest))
+    for order in orders:
+        if _completes_order(r, b, order, need, finals):
+            return True
+    return False
+
+
+def _completes_order(r: _Rules, b: Board, order: tuple[int, ...], need: int,
+                     finals: dict[Board, list[RawStep]]) -> bool:
+    if need == 0:
+        return b in finals
+    if not order:
+        return False
+    for _s, _t, nb, _h in r.steps(b, order[0]):
+        if _completes_order(r, nb, order[1:], need - 1, finals):
+            return True
+    return False
+
+
+def apply_steps(position: Position, dice: Any, steps: Sequence[Any]) -> Position:
+    """The position after the legal beginning ``steps`` of a play (``turn`` unchanged)."""
+    legal_steps(position, dice, steps)  # validates
+    r = _rules(position.variant)
+    done = _normalize_steps(position, steps)
+    b, _ = _walk(r, position.board(), _dice(dice), done)
+    opp_off = position.off[1 if position.turn == "white" else 0]
+    return Position.from_board(position.variant, position.turn, b, opp_off)
+
+
+# ---------------------------------------------------------------------------------------------
+# Explanations
+
+
+REASONS: dict[str, str] = {
+    "legal": "the step is legal",
+    "play_complete": "every die that can be played has been played",
+    "no_checker": "there is no checker of the mover on the start point",
+    "backwards": "checkers move from higher to lower point numbers",
+    "no_such_die": "no die left has that number",
+    "lower_die_first": "Mexican: the lower die is played first",
+    "bar_first": "checkers on the bar enter before any other move",
+    "blocked": "the point is held by two or more opposing checkers",
+    "stack_cap": "Mexican: no sixth checker on a point",
+    "bar_not_empty": "Mini-Gam: no bearing off while a checker is on the bar",
+    "not_home": "bearing off needs every checker in the home board",
+    "bear_off_exact": "Mexican: checkers are borne off exactly",
+    "bear_off_higher": "a larger die bears off only from the highest occupied point",
+    "larger_die": "when only one die can be played, it must be the larger",
+    "use_both_dice": "a play must use both dice when it can",
+    "use_all_moves": "doubles: as many of the four moves as possible must be played",
+    "bad_point": "the point does not exist",
+}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a step is (not) legal: a reason ``code`` (a key of :data:`REASONS`) and a sentence."""
+
+    code: str
+    message: str
+
+    @property
+    def legal(self) -> bool:
+        """True when the step is legal."""
+        return self.code == "legal"
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Explanation:
+    """Explain whether ``step`` may be played next, after the legal ``steps_so_far``.
+
+    ``step`` is a :class:`Step`, a ``(start, end)`` pair in the mover's numbering (bar = N+1,
+    off = 0) or text like ``"bar/22"``. The die is inferred when not given.
+    """
+    from .notation import coerce_step
+
+    d = _dice(dice)
+    r = _rules(position.variant)
+    v = position.variant
+    n = r.n
+    done = _normalize_steps(position, steps_so_far)
+    b0 = position.board()
+    finals, maxlen = _legal(r, b0, d)
+    b, used = _walk(r, b0, d, done)
+    rests = _remaining(r, d, used) or ()
+    left = sorted({rest[0] for rest in rests if rest}) if len(done) < maxlen else []
+    try:
+        st = coerce_step(position, step, dice_left=left or list(d))
+    except IllegalMoveError as e:
+        return Explanation(e.reason, e.explanation)
+    name = "the bar" if st.start == n + 1 else f"point {st.start}"
+    where = "off" if st.end == 0 else f"point {st.end}"
+    if not (1 <= st.start <= n + 1) or not (0 <= st.end <= n):
+        return Explanation("bad_point", f"There is no point {st.start if not 1 <= st.start <= n + 1 else st.end} "
+                           f"on a {n}-point board.")
+    if st.end >= st.start:
+        return Explanation("backwards", f"Checkers move from higher to lower numbers: {name} to {where} "
+                           "goes the wrong way.")
+    if b[st.start] <= 0:
+        return Explanation("no_checker", f"You have no checker on {name}.")
+    if not left:
+        if len(done) >= maxlen and maxlen > 0:
+            return Explanation("play_complete", "The play is complete: every die that can be played "
+                               "has been played.")
+        return Explanation("play_complete", "No move is possible with this roll.")
+    dist = st.start - st.end
+    if st.die not in used + list(rests[0] if rests else ()) and st.die not in d:
+        return Explanation("no_such_die", f"No die shows {st.die}; the roll is {d[0]}-{d[1]}.")
+    if st.die not in left:
+        if r.low_first and st.die in [x for rest in rests for x in rest]:
+            return Explanation("lower_die_first", f"The lower die, {left[0]}, must be played first. "
+                               "Rule: \"You must move the lower number first.\"")
+        if st.end != 0 or st.die == dist:
+            return Explanation("no_such_die", f"Moving {name} to {where} needs a {dist}, and no die "
+                               f"left shows {dist} (dice left: {', '.join(map(str, left))}).")
+        return Explanation("no_such_die", f"No die left shows {st.die} (dice left: "
+                           f"{', '.join(map(str, left))}).")
+    if r.bar_first and b[n + 1] > 0 and st.start != n + 1:
+        return Explanation("bar_first", "You have a checker on the bar: it must enter before any other "
+                           "checker moves.")
+    if st.end > 0:
+        x = b[st.end]
+        if x <= -2:
+            return Explanation("blocked", f"Point {st.end} is held by {-x} opposing checkers: a checker may "
+                               "land only on an open point.")
+        if r.cap is not None and x >= r.cap:
+            return Explanation("stack_cap", f"Point {st.end} already holds {x} of your checkers: "
+                               f"{v.title} allows no more than {r.cap} on a point.")
+    else:
+        if b[n + 1] > 0:
+            return Explanation("bar_not_empty", "You may not bear off while a checker of yours is on "
+                               "the bar.")
+        outside = [p for p in range(r.home + 1, n + 1) if b[p] > 0]
+        if outside:
+            return Explanation("not_home", f"You may bear off only when all your checkers are in your "
+                               f"home board (points 1-{r.home}); point {outside[-1]} still has one.")
+        if st.die != st.start:
+            if r.exact:
+                return Explanation("bear_off_exact", f"Checkers must be borne off exactly: a checker on "
+                                   f"point {st.start} needs a {st.start}, not a {st.die}.")
+            higher = [p for p in range(st.start + 1, r.home + 1) if b[p] > 0]
+            if st.die < st.start:
+                return Explanation("no_such_die", f"A {st.die} cannot bear off a checker from point {st.start}.")
+            if higher:
+                return Explanation("bear_off_higher", f"A {st.die} bears off from point {st.start} only when "
+                                   f"no checker stands higher; point {higher[-1]} has one.")
+    options = _next_steps(r, b0, d, done, finals, maxlen)
+    if st in options or any((o.start, o.end, o.die) == (st.start, st.end, st.die) for o in options):
+        return Explanation("legal", f"{st.text(n)} is legal.")
+    lo, hi = min(d), max(d)
+    if lo != hi and maxlen == 1 and not r.low_first and st.die == lo:
+        return Explanation("larger_die", f"Only one die can be played, so it must be the larger one, {hi}.")
+    if lo == hi:
+        return Explanation("use_all_moves", f"After this step fewer moves could be played: you must play "
+                           f"as many of the four {lo}s as you can ({maxlen} here).")
+    if r.low_first:
+        return Explanation("use_both_dice", f"After this {lo} the {hi} could not be played, but another "
+                           f"{lo} lets both dice be played: you must use as much of the roll as you can.")
+    return Explanation("use_both_dice", "After this step the other die could not be played, but both "
+                       "dice can be used: a play must use both dice when it can.")
+
+
+def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Step:
+    """Return ``step`` as a :class:`Step` if legal next, else raise :class:`IllegalMoveError`."""
+    from .notation import coerce_step
+
+    d = _dice(dice)
+    options = legal_steps(position, d, steps_so_far)
+    st = None
+    try:
+        st = coerce_step(position, step, dice_left=sorted({o.die for o in options}) or list(d))
+    except IllegalMoveError:
+        pass
+    if st is not None:
+        for o in options:
+            if (o.start, o.end, o.die) == (st.start, st.end, st.die):
+                return o
+    why = explain_step(position, d, steps_so_far, step)
+    raise IllegalMoveError(f"{step!r} cannot be played with {d[0]}-{d[1]}: {why.message}", why.code, why.message)

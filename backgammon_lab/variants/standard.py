@@ -1,0 +1,22 @@
+"""Standard backgammon: the reference game the variants build on (RULES.md, first paragraph).
+
+Single game, gammon 2, backgammon 3, no doubling cube.
+"""
+
+from __future__ import annotations
+
+from . import Variant, register
+
+
+@register
+class Standard(Variant):
+    """Standard backgammon: 24 points, 15 checkers, bar first, larger die when only one plays."""
+
+    name = "standard"
+    aliases = ("backgammon", "std")
+    title = "Standard backgammon"
+    points = 24
+    checkers = 15
+    home = 6
+    start = {24: 2, 13: 5, 8: 3, 6: 5}
+    gammons = True
