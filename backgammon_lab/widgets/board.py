@@ -1,0 +1,434 @@
+"""The board widget: the picture comes from :mod:`backgammon_lab.svg`, the browser reports clicks.
+
+:class:`BoardWidget` is an anywidget with three synced traits that matter:
+
+``svg``
+    The board picture, drawn in Python by :func:`backgammon_lab.svg.board` (the only renderer).
+``clicked``
+    Set by the browser on every click, e.g. ``{"kind": "point", "value": 13, "seq": 4}``:
+    ``kind`` is ``"point"`` (``value``: White's point number 1..N), ``"bar"`` / ``"off"``
+    (``value``: ``"white"`` or ``"black"``), ``"die"`` (``value``: the die's index or number) or
+    ``"background"`` (a click on nothing clickable). ``seq`` is a counter, so two identical clicks
+    in a row are still two changes of the trait. Anything else is ignored with a message.
+``message``
+    One line of feedback shown under the board (a selection, a rule's explanation, a refusal).
+
+Attached to a :class:`~backgammon_lab.game.Game`, the board plays by clicks: click a checker (or
+the bar) to select it and see its legal destinations, click a destination to play that step, click
+anywhere else to clear the selection. Without a game it only shows a position and hands its clicks
+to the callbacks registered with :meth:`BoardWidget.on_click` (the position editor works so).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..errors import BackgammonError
+from ..game import Game
+from ..position import WHITE, Play, Player, Position, Roll, Step
+from ..rules import explain_step, legal_plays
+
+__all__ = ["BoardWidget", "normalize_click", "board_kwargs_for_game"]
+
+_HERE = Path(__file__).parent
+
+#: Keys of :func:`backgammon_lab.svg.board` that a board widget passes through unchanged.
+RENDER_OPTIONS = ("orientation", "size", "theme", "show_pips", "names", "caption", "highlight", "arrows",
+                  "numbers", "dice")
+
+ClickHandler = Callable[[dict[str, Any]], bool | None]
+
+
+def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
+    """Check a ``clicked`` value from the browser: ``(click, "")`` or ``(None, reason)``.
+
+    The result has ``kind`` and ``value`` (an int point 1..N, a colour, a die number or None)
+    and ``shift`` (bool). Nothing here raises: bad input gives a reason in plain words.
+    """
+    if not isinstance(raw, dict):
+        return None, f"Ignored a click message that is not a dict: {str(raw)[:60]!r}."
+    kind = raw.get("kind")
+    value = raw.get("value")
+    shift = bool(raw.get("shift", False))
+    if kind == "background":
+        return {"kind": kind, "value": None, "shift": shift}, ""
+    if kind in ("point", "die"):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None, f"Ignored a {kind} click without a whole number: {str(value)[:30]!r}."
+        if kind == "point" and not 1 <= value <= points:
+            return None, f"There is no point {value} on a {points}-point board."
+        return {"kind": kind, "value": value, "shift": shift}, ""
+    if kind in ("bar", "off"):
+        if value not in ("white", "black"):
+            return None, f"Ignored a {kind} click for {str(value)[:30]!r}: it names 'white' or 'black'."
+        return {"kind": kind, "value": value, "shift": shift}, ""
+    return None, f"Ignored a click of unknown kind {str(kind)[:30]!r}."
+
+
+def _mover_point(white_point: int, mover: Player, points: int) -> int:
+    """White's point number seen by ``mover`` (its own numbering)."""
+    return white_point if mover == WHITE else points + 1 - white_point
+
+
+def reroll_due(game: Game) -> bool:
+    """True when the player to roll rolls again (doubles or a Mexican played in full)."""
+    if game.phase != "roll" or game.index == 0:
+        return False
+    prev = game.states[game.index - 1]
+    return prev.phase != "opening" and prev.player == game.current_player
+
+
+def _mexican_roll(game: Game) -> tuple[int, int] | None:
+    """The Mexican (1-2, as rolled) whose named doubles are being played, if any."""
+    for st in reversed(game.states):
+        if st.phase == "name" and st.dice is not None:
+            return st.dice.dice
+    return None
+
+
+def last_play(game: Game) -> Play | None:
+    """The most recent complete play before the current point of ``game`` (None if there is none)."""
+    states = game.states
+    for i in range(len(states) - 1, 0, -1):
+        before, after = states[i - 1], states[i]
+        if before.phase != "play" or after.steps:
+            continue
+        start = states[i - 1 - len(before.steps)]
+        if start.dice is None:
+            return None
+        return _find_play(start.position, start.dice, after.position.with_turn(start.player))
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _find_play(start: Position, dice: Roll, end: Position) -> Play | None:
+    for play in legal_plays(start, dice):
+        if play.position == end:
+            return play
+    return None
+
+
+def board_kwargs_for_game(game: Game) -> dict[str, Any]:
+    """The state-dependent keyword arguments of :func:`backgammon_lab.svg.board` for a game."""
+    st = game.state
+    kw: dict[str, Any] = {"reroll_due": reroll_due(game)}
+    if st.dice is not None and st.phase in ("play", "choice", "name"):
+        if st.named and st.phase == "play":
+            kw["dice"] = _mexican_roll(game) or (1, 2)
+            kw["named_double"] = st.dice.first
+        else:
+            kw["dice"] = st.dice.dice
+        if st.phase == "play":
+            kw["dice_left"] = game.dice_left
+    if not st.steps:
+        lp = last_play(game)
+        if lp is not None and lp.steps:
+            kw["lastmove"] = lp
+    return kw
+
+
+class BoardWidget(anywidget.AnyWidget):
+    """A board in the notebook: shows a position (or a game's current state) and reports clicks.
+
+    >>> from backgammon_lab import Position
+    >>> BoardWidget(Position.start("minigam"))
+    <BoardWidget minigam/w/barx8/barx8 selected=none>
+
+    Render options (``orientation``, ``size``, ``theme``, ``show_pips``, ``names``, ``caption``,
+    ``highlight``, ``arrows``, ``numbers``, and ``dice`` for a board without a game) go to
+    :func:`backgammon_lab.svg.board`; change them later with :meth:`set_options`.
+    """
+
+    _esm = _HERE / "board.js"
+    _css = _HERE / "board.css"
+
+    svg = traitlets.Unicode("").tag(sync=True)
+    clicked = traitlets.Any({}).tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True)
+    #: Facts about what is shown, mirrored by the browser as ``data-*`` attributes of the widget.
+    info = traitlets.Dict({}).tag(sync=True)
+
+    def __init__(self, position: Position | None = None, *, game: Game | None = None,
+                 **options: Any) -> None:
+        unknown = set(options) - set(RENDER_OPTIONS)
+        if unknown:
+            raise TypeError(f"BoardWidget got unknown option(s) {sorted(unknown)}; "
+                            f"known: {', '.join(RENDER_OPTIONS)}")
+        super().__init__()
+        if position is None and game is None:
+            position = Position.start("standard")
+        self._position: Position = position if position is not None else game.position  # type: ignore[union-attr]
+        self._game: Game | None = game
+        self._options: dict[str, Any] = {k: v for k, v in options.items() if v is not None}
+        self._click_handlers: list[ClickHandler] = []
+        self._move_handlers: list[Callable[[], None]] = []
+        self._selected: int | None = None
+        self._selected_at: int = -1
+        self.last_error: str | None = None
+        self.observe(self._on_clicked, names="clicked")
+        self.redraw()
+
+    # -- what is shown -------------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        """The game played on this board (None for a board that only shows a position)."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        self._game = game
+        self._selected = None
+        if game is not None:
+            self._position = game.position
+        self.redraw()
+
+    @property
+    def position(self) -> Position:
+        """The position shown (the game's current one when a game is attached)."""
+        return self._game.position if self._game is not None else self._position
+
+    @position.setter
+    def position(self, position: Position) -> None:
+        if self._game is not None:
+            raise AttributeError("this board shows a game; change the game, not the position")
+        self._position = position
+        self._selected = None
+        self.redraw()
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The render options in use."""
+        return dict(self._options)
+
+    def set_options(self, **options: Any) -> None:
+        """Change render options (``None`` removes one) and redraw."""
+        self.show(None, **options)
+
+    def show(self, position: Position | None = None, **options: Any) -> None:
+        """Show ``position`` (when given; not on a game's board) with changed options, in one redraw."""
+        if position is not None:
+            if self._game is not None:
+                raise AttributeError("this board shows a game; change the game, not the position")
+            self._position = position
+            self._selected = None
+        unknown = set(options) - set(RENDER_OPTIONS)
+        if unknown:
+            raise TypeError(f"unknown board option(s) {sorted(unknown)}")
+        for k, v in options.items():
+            if v is None:
+                self._options.pop(k, None)
+            else:
+                self._options[k] = v
+        self.redraw()
+
+    @property
+    def selected(self) -> int | None:
+        """The selected start point in the mover's numbering (N+1 = the bar), or None."""
+        if self._game is None or self._game.phase != "play" or self._selected_at != self._game.index:
+            return None
+        return self._selected
+
+    def targets(self) -> list[int]:
+        """Legal destinations of the selected checker, in the mover's numbering (0 = off)."""
+        sel = self.selected
+        if sel is None or self._game is None:
+            return []
+        return sorted({s.end for s in self._legal_steps() if s.start == sel}, reverse=True)
+
+    def _legal_steps(self) -> list[Step]:
+        assert self._game is not None
+        return self._game.legal_steps() if self._game.phase == "play" else []
+
+    def redraw(self, **extra: Any) -> None:
+        """Render the picture again from the current state (``extra``: one-off svg options)."""
+        from .. import svg as svgmod
+
+        pos = self.position
+        kw: dict[str, Any] = dict(self._options)
+        phase = None
+        sel = self.selected
+        targets = self.targets() if sel is not None else []
+        if self._game is not None:
+            kw.pop("dice", None)  # a game's board shows the game's dice
+            kw.update(board_kwargs_for_game(self._game))
+            phase = self._game.phase
+            if sel is not None:
+                kw["selected"] = sel
+                kw["targets"] = targets
+        kw.update(extra)
+        self.svg = str(svgmod.board(pos, **kw))
+        self.info = {
+            "position": pos.to_string(),
+            "turn": pos.turn,
+            "phase": phase,
+            "selected": sel,
+            "targets": targets,
+            "dice_left": list(self._game.dice_left) if self._game is not None else [],
+        }
+
+    # -- clicks --------------------------------------------------------------------------------
+    def on_click(self, handler: ClickHandler, remove: bool = False) -> None:
+        """Call ``handler(click)`` first on every well-formed click; a true result consumes it."""
+        if remove:
+            self._click_handlers.remove(handler)
+        else:
+            self._click_handlers.append(handler)
+
+    def on_move(self, handler: Callable[[], None], remove: bool = False) -> None:
+        """Call ``handler()`` after a click played a step on the attached game."""
+        if remove:
+            self._move_handlers.remove(handler)
+        else:
+            self._move_handlers.append(handler)
+
+    def click(self, kind: str, value: Any = None, *, shift: bool = False) -> None:
+        """Click as the browser does (sets ``clicked`` with the next ``seq``)."""
+        seq = (self.clicked.get("seq", 0) if isinstance(self.clicked, dict) else 0)
+        if not isinstance(seq, int):
+            seq = 0
+        self.clicked = {"kind": kind, "value": value, "seq": seq + 1, "shift": shift}
+
+    def clear_selection(self) -> None:
+        """Forget the selected checker and redraw."""
+        if self._selected is not None:
+            self._selected = None
+            self.redraw()
+
+    def _on_clicked(self, change: dict[str, Any]) -> None:
+        try:
+            click, why = normalize_click(change["new"], self.position.variant.points)
+            if click is None:
+                self.message = why
+                return
+            for handler in list(self._click_handlers):
+                if handler(click):
+                    return
+            if self._game is not None:
+                self._play_click(click)
+        except Exception as e:  # noqa: BLE001 - a click must never raise in the kernel
+            self.last_error = f"{type(e).__name__}: {e}"
+            self.message = f"That click could not be handled ({type(e).__name__}: {e})."
+
+    def _play_click(self, click: dict[str, Any]) -> None:
+        """Interpret a click on a game: select, play a step, clear, or explain."""
+        game = self._game
+        assert game is not None
+        ph = game.phase
+        if ph != "play":
+            self._selected = None
+            self.message = {
+                "opening": "Roll the dice first: each player rolls one die to decide who starts.",
+                "roll": f"{game.current_player.capitalize()} rolls first.",
+                "choice": "First choose: keep the opening dice or roll both again.",
+                "name": "First name the doubles to play.",
+                "over": f"The game is over: {str(game.winner).capitalize()} has won.",
+            }.get(ph, f"Nothing to click now (phase {ph}).")
+            return
+        pos = game.position
+        mover = pos.turn
+        n = pos.variant.points
+        kind, value = click["kind"], click["value"]
+        if kind == "background":
+            self._selected = None
+            self.message = ""
+            self.redraw()
+            return
+        if kind == "die":
+            self.message = (f"Dice left: {', '.join(map(str, game.dice_left))}. Click a checker, "
+                            "then where it goes.")
+            return
+        if kind == "point":
+            target = _mover_point(value, mover, n)
+        elif kind == "bar":
+            if value != mover:
+                self._selected = None
+                self.message = f"That is {value.capitalize()}'s bar; it is {mover.capitalize()}'s turn."
+                self.redraw()
+                return
+            target = n + 1
+        else:  # off
+            if value != mover:
+                self._selected = None
+                self.message = f"That is {value.capitalize()}'s tray; {mover.capitalize()} bears off into its own."
+                self.redraw()
+                return
+            target = 0
+        steps = self._legal_steps()
+        sel = self.selected
+        if sel is not None:
+            chosen = sorted((s for s in steps if s.start == sel and s.end == target), key=lambda s: s.die)
+            if chosen:
+                self._play(chosen[0])
+                return
+            if target == sel:
+                self._selected = None
+                self.message = ""
+                self.redraw()
+                return
+        if target != 0 and any(s.start == target for s in steps):
+            self._selected = target
+            self._selected_at = game.index
+            ends = self.targets()
+            where = ", ".join("off" if e == 0 else str(e) for e in ends)
+            name = "The bar" if target == n + 1 else f"Point {target}"
+            self.message = f"{name} selected: it can go to {where}."
+            self.redraw()
+            return
+        self.message = self._explain(target, sel)
+        self._selected = None
+        self.redraw()
+
+    def _play(self, step: Step) -> None:
+        game = self._game
+        assert game is not None
+        n = game.variant.points
+        game.step(step)
+        self._selected = None
+        self.message = f"Played {step.text(n)}."
+        self.redraw()
+        for handler in list(self._move_handlers):
+            handler()
+
+    def _explain(self, target: int, sel: int | None) -> str:
+        """Why a click at ``target`` (mover's numbering) neither selects nor plays."""
+        game = self._game
+        assert game is not None
+        st = game.state
+        pos = game.position
+        n = pos.variant.points
+        start = game.states[game.index - len(st.steps)].position
+        done = list(st.steps)
+        if sel is not None:
+            return explain_step(start, st.dice, done, (sel, target)).message
+        if target == 0:
+            return "Select a checker first, then click the tray to bear it off."
+        if pos.count(pos.turn, target) == 0:
+            opp = pos.variant.points + 1 - target
+            if target <= n and pos.count("black" if pos.turn == WHITE else "white", opp):
+                return (f"That point holds {('black' if pos.turn == WHITE else 'white').capitalize()}'s "
+                        f"checkers; it is {pos.turn.capitalize()}'s turn.")
+            name = "on the bar" if target == n + 1 else f"on point {target}"
+            return f"You have no checker {name}."
+        for die in dict.fromkeys(game.dice_left):
+            try:
+                why = explain_step(start, st.dice, done, Step(target, max(target - die, 0), die))
+            except BackgammonError:
+                continue
+            if not why.legal:
+                return why.message
+        return "That checker has no legal move now."
+
+    def __repr__(self) -> str:
+        sel = self.selected
+        extra = ""
+        if self._game is not None:
+            extra = f" {self._game.phase}"
+        return f"<BoardWidget {self.position.to_string()}{extra} selected={'none' if sel is None else sel}>"

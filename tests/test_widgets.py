@@ -1,0 +1,603 @@
+"""The widgets driven from Python exactly as the browser drives them: by setting the synced trait
+``clicked`` of the board and by pressing buttons (``button.click()``), then checking the game and
+the SVG the board would show."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+import backgammon_lab
+from backgammon_lab import Position
+from backgammon_lab.widgets import BoardWidget, GameWidget, PositionEditor, RandomBot
+from backgammon_lab.widgets.board import normalize_click
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def svg_root(widget: BoardWidget) -> ET.Element:
+    return ET.fromstring(widget.svg)
+
+
+def checkers(widget: BoardWidget, colour: str, **where: str) -> int:
+    """Checker elements of ``colour`` drawn at a place: ``point="13"`` (White's numbering),
+    ``bar="white"`` or ``off="black"``."""
+    (key, value), = where.items()
+    n = 0
+    for el in svg_root(widget).iter():
+        if el.get("class") == "checker" and el.get("data-color") == colour and el.get(f"data-{key}") == value:
+            n += 1
+    return n
+
+
+def marks(widget: BoardWidget, cls: str) -> int:
+    return sum(1 for el in svg_root(widget).iter() if el.get("class") == cls)
+
+
+def dice_shown(widget: BoardWidget) -> list[tuple[int, bool]]:
+    """(value, used) of each die in play in the picture."""
+    return [(int(el.get("data-value")), el.get("data-used") == "1")
+            for el in svg_root(widget).iter() if el.get("data-die") is not None]
+
+
+def click(board: BoardWidget, kind: str, value: Any = None, **extra: Any) -> None:
+    """Set ``clicked`` as board.js does: the next ``seq`` so equal clicks still register."""
+    seq = board.clicked.get("seq", 0) if isinstance(board.clicked, dict) else 0
+    board.clicked = {"kind": kind, "value": value, "seq": seq + 1, **extra}
+
+
+def white_point(mover_point: int, mover: str, n: int = 24) -> int:
+    """A point in the mover's numbering as the picture's ``data-point`` (White's numbering)."""
+    return mover_point if mover == "white" else n + 1 - mover_point
+
+
+def play_step(gw: GameWidget, start: int, end: int) -> None:
+    """Click a checker and its destination, both in the mover's numbering (bar N+1, off 0)."""
+    b = gw.board
+    mover = gw.game.position.turn
+    n = gw.game.variant.points
+    if start == n + 1:
+        click(b, "bar", mover)
+    else:
+        click(b, "point", white_point(start, mover, n))
+    assert b.selected == start, b.message
+    assert end in b.targets(), (end, b.targets(), b.message)
+    if end == 0:
+        click(b, "off", mover)
+    else:
+        click(b, "point", white_point(end, mover, n))
+
+
+def roll(gw: GameWidget, dice: str | None = None) -> None:
+    if dice is not None:
+        gw.dice_text.value = dice
+    gw.roll_button.click()
+
+
+def snapshot(gw: GameWidget) -> tuple[Any, ...]:
+    g = gw.game
+    return (g.index, len(g), g.position, g.phase, g.dice, g.state.steps)
+
+
+def here(gw: GameWidget) -> tuple[Any, ...]:
+    """The current point of the game (without the redo branch)."""
+    return snapshot(gw)[:1] + snapshot(gw)[2:]
+
+
+def visible(widget: Any) -> bool:
+    return widget.layout.display != "none"
+
+
+# -- the board alone ---------------------------------------------------------------------------
+def test_board_widget_shows_position_and_repr() -> None:
+    pos = Position.start("mexican")
+    b = BoardWidget(pos)
+    assert repr(b) == "<BoardWidget mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5 selected=none>"
+    assert checkers(b, "white", point="13") == 5
+    assert checkers(b, "black", point="12") == 5
+    assert b.info["position"] == pos.to_string()
+    seen: list[dict[str, Any]] = []
+    b.on_click(lambda c: seen.append(c) or True)
+    click(b, "point", 6)
+    click(b, "point", 6)  # the same click again still registers (seq)
+    assert [c["value"] for c in seen] == [6, 6]
+    b.set_options(theme="dark", orientation="black")
+    assert 'data-orientation="black"' in b.svg
+    with pytest.raises(TypeError):
+        BoardWidget(pos, colour="red")
+
+
+def test_board_widget_same_svg_for_same_state() -> None:
+    a = GameWidget("standard", seed=3)
+    b = GameWidget("standard", seed=3)
+    assert a.board.svg == b.board.svg
+    roll(a, "3-1")
+    roll(b, "3-1")
+    assert a.board.svg == b.board.svg
+    assert "0x" not in repr(a) and "0x" not in repr(a.board)
+
+
+@pytest.mark.parametrize("raw, ok", [
+    ({"kind": "point", "value": 13, "seq": 1}, True),
+    ({"kind": "point", "value": 13.0, "seq": 1}, True),
+    ({"kind": "bar", "value": "white"}, True),
+    ({"kind": "off", "value": "black"}, True),
+    ({"kind": "die", "value": 0}, True),
+    ({"kind": "background"}, True),
+    ({"kind": "point", "value": 0}, False),
+    ({"kind": "point", "value": 25}, False),
+    ({"kind": "point", "value": "13"}, False),
+    ({"kind": "point", "value": True}, False),
+    ({"kind": "bar", "value": "green"}, False),
+    ({"kind": "checker", "value": 1}, False),
+    ({}, False),
+    ("point 13", False),
+    (None, False),
+    ([1, 2], False),
+])
+def test_normalize_click(raw: Any, ok: bool) -> None:
+    click_, why = normalize_click(raw, 24)
+    assert (click_ is not None) == ok
+    assert bool(why) != ok
+
+
+# -- Mexican: opening choice, Mexican, named doubles, doubles chain ---------------------------
+def test_mexican_opening_mexican_named_doubles_and_reroll() -> None:
+    gw = backgammon_lab.play("mexican", seed=7)
+    assert isinstance(gw, GameWidget)
+    assert repr(gw) == "<GameWidget mexican opening white move 0/0 vs human>"
+    assert visible(gw.roll_box) and not visible(gw.choice_box) and not visible(gw.name_box)
+    # A click before any roll changes nothing and says why.
+    before = snapshot(gw)
+    click(gw.board, "point", 13)
+    assert snapshot(gw) == before and "Roll" in gw.board.message
+    # Opening roll set by hand: White 2, Black 1 -> White keeps or rolls again.
+    roll(gw, "2-1")
+    assert gw.game.phase == "choice" and gw.dice_text.value == ""
+    assert visible(gw.choice_box) and gw.keep_button.description == "Keep 2-1"
+    assert "White goes first" in gw.messages.value
+    gw.keep_button.click()
+    assert repr(gw) == "<GameWidget mexican play white dice=2-1 move 2/2 vs human>"
+    assert sorted(v for v, _ in dice_shown(gw.board)) == [1, 2]
+    # A checker with no legal step, and a step that breaks a rule: the engine's explanations.
+    click(gw.board, "point", 13)
+    assert gw.board.selected is None
+    assert "held by 5 opposing checkers" in gw.board.message
+    click(gw.board, "point", 6)
+    click(gw.board, "point", 4)  # the 2 before the 1
+    assert gw.board.selected is None and "lower die, 1, must be played first" in gw.board.message
+    assert gw.game.dice_left == [1, 2]
+    click(gw.board, "point", 6)
+    assert gw.board.selected == 6 and gw.board.targets() == [5]
+    assert marks(gw.board, "selected") == 1 and marks(gw.board, "target") >= 1
+    click(gw.board, "point", 5)
+    assert gw.game.state.steps and gw.game.dice_left == [2]
+    assert checkers(gw.board, "white", point="5") == 1 and checkers(gw.board, "white", point="6") == 4
+    assert dice_shown(gw.board) == [(2, False), (1, True)]  # the 1 is drawn used
+    play_step(gw, 13, 11)
+    # Both dice played: name doubles.
+    assert gw.game.phase == "name" and visible(gw.name_box)
+    assert "A Mexican!" in gw.messages.value
+    assert all(b.description.endswith("in full") for b in gw.name_buttons)
+    click(gw.board, "point", 13)
+    assert gw.game.phase == "name" and "name the doubles" in gw.board.message.lower()
+    gw.name_buttons[2].click()  # 3-3
+    st = gw.game.state
+    assert gw.game.phase == "play" and st.named and st.dice.dice == (3, 3)
+    assert 'data-value="3"' in gw.board.svg and 'class="mexican"' in gw.board.svg
+    assert len(dice_shown(gw.board)) == 4
+    for s, e in ((13, 10), (13, 10), (24, 21), (24, 21)):
+        play_step(gw, s, e)
+    # All four named doubles played: White rolls again.
+    assert gw.game.phase == "roll" and gw.game.current_player == "white"
+    assert "rolls again" in gw.messages.value
+    assert 'class="reroll"' in gw.board.svg
+    assert gw.status.value.endswith("White to roll again.</b>")
+    assert checkers(gw.board, "white", point="10") == 2 and checkers(gw.board, "white", point="21") == 2
+    # Doubles chain: 4-4 played in full -> roll again; then an ordinary roll passes the turn.
+    roll(gw, "4-4")
+    click(gw.board, "point", 21)  # 17 is Black's 8-point
+    assert "held by 3 opposing checkers" in gw.board.message
+    for s, e in ((13, 9), (13, 9), (9, 5), (9, 5)):
+        play_step(gw, s, e)
+    assert gw.game.phase == "roll" and gw.game.current_player == "white"
+    assert "All four 4s were played" in gw.messages.value
+    roll(gw, "5-6")
+    assert gw.game.dice.dice == (5, 6)
+    assert len(gw.plays_list.options) == len(gw.game.legal_actions()) > 1
+    assert "legal plays exist" in gw.plays_hint.value
+    gw.plays_list.value = 0
+    gw.play_button.click()
+    assert gw.game.phase == "roll" and gw.game.current_player == "black"
+    rec = gw.game.record()["actions"]
+    assert {"name": 3} in rec and {"choice": "keep"} in rec
+    assert "White names 3-3." in gw.record.value
+
+
+def test_mexican_reroll_choice_and_kept_opening() -> None:
+    gw = GameWidget("mexican", seed=11)
+    roll(gw, "6-4")
+    gw.reroll_button.click()
+    assert gw.game.phase == "roll" and gw.game.current_player == "white"
+    assert "rolls both dice again" in gw.messages.value
+    roll(gw)  # seeded
+    assert gw.game.phase in ("play", "roll", "name")
+
+
+# -- forfeits and failed entry ------------------------------------------------------------------
+def test_mexican_forfeit_lower_die() -> None:
+    pos = Position.from_string("mexican/w/3x2/24x2,13x5,8x3,6x5")
+    gw = GameWidget(position=pos, seed=1)
+    assert gw.game.phase == "roll"
+    roll(gw, "5-2")
+    assert gw.game.phase == "roll" and gw.game.current_player == "black"
+    assert "The lower die, 2, cannot be played: the turn is lost." in gw.messages.value
+    assert gw.game.position.points == pos.points
+
+
+def test_failed_bar_entry_mexican_and_standard() -> None:
+    pos = Position.from_string("mexican/w/bar,6x5,8x3,13x5,24/3x2,13x5,8x3,6x5")
+    gw = GameWidget(position=pos)
+    assert checkers(gw.board, "white", bar="white") == 1
+    roll(gw, "3-5")
+    assert "cannot enter from the bar: the turn is lost" in gw.messages.value
+    assert gw.game.current_player == "black"
+    pos = Position.from_string("standard/w/bar,6x5,8x3,13x5,24/24x2,13x5,8x3,6x3,5x2")
+    gw = GameWidget(position=pos)
+    roll(gw, "6-5")
+    assert "No checker can enter from the bar with 6-5" in gw.messages.value
+    assert gw.game.current_player == "black"
+
+
+def test_bar_entry_by_click_and_bar_first_explanation() -> None:
+    pos = Position.from_string("mexican/w/bar,6x5,8x3,13x5,24/3x2,13x5,8x3,6x5")
+    gw = GameWidget(position=pos)
+    roll(gw, "1-4")
+    click(gw.board, "point", 13)
+    assert gw.board.selected is None and "bar" in gw.board.message.lower()
+    play_step(gw, 25, 24)
+    assert checkers(gw.board, "white", point="24") == 2
+    # Clicking the opponent's bar or tray is refused in words.
+    click(gw.board, "bar", "black")
+    assert "Black's bar" in gw.board.message
+    click(gw.board, "off", "black")
+    assert "tray" in gw.board.message
+
+
+# -- standard and Mini-Gam whole turns -------------------------------------------------------------
+def test_standard_turns_both_colours() -> None:
+    gw = GameWidget("standard", seed=5)
+    roll(gw, "3-1")
+    assert gw.game.phase == "play" and gw.game.current_player == "white"
+    play_step(gw, 8, 5)
+    play_step(gw, 6, 5)
+    assert gw.game.phase == "roll" and gw.game.current_player == "black"
+    assert checkers(gw.board, "white", point="5") == 2
+    assert 'class="lastmove"' in gw.board.svg
+    roll(gw, "6-5")
+    # Black's 24 is White's 1: the click reports White's numbering, the game gets Black's.
+    play_step(gw, 24, 18)
+    play_step(gw, 18, 13)
+    assert gw.game.current_player == "white"
+    assert checkers(gw.board, "black", point="12") == 6  # Black's 13 = White's 12
+    assert "Black plays 24/18/13." in gw.messages.value
+
+
+def test_minigam_turns_enter_from_bar() -> None:
+    gw = GameWidget("minigam", seed=2)
+    roll(gw, "4-2")
+    assert gw.game.current_player == "white"
+    play_step(gw, 7, 3)
+    play_step(gw, 7, 5)
+    assert gw.game.current_player == "black"
+    assert checkers(gw.board, "white", bar="white") == 6
+    roll(gw, "5-5")
+    for _ in range(4):
+        play_step(gw, 7, 2)
+    assert gw.game.phase == "roll" and gw.game.current_player == "white"
+    # Black's 2 is White's 5: White's checker there was hit.
+    assert checkers(gw.board, "black", point="5") == 4
+    assert gw.game.position.bar[0] == 7
+
+
+# -- undo, redo, history -------------------------------------------------------------------------
+def test_undo_redo_and_history_slider() -> None:
+    gw = GameWidget("mexican", seed=7)
+    roll(gw, "5-3")
+    gw.keep_button.click()
+    play_step(gw, 13, 10)
+    mid = here(gw)
+    play_step(gw, 13, 8)
+    end = here(gw)
+    assert gw.history_slider.max == gw.game.index == 4
+    gw.undo_button.click()
+    assert here(gw) == mid and not gw.redo_button.disabled
+    assert checkers(gw.board, "white", point="10") == 1
+    gw.undo_button.click()
+    assert gw.game.phase == "play" and not gw.game.state.steps
+    gw.redo_button.click()
+    gw.redo_button.click()
+    assert here(gw) == end and gw.redo_button.disabled
+    gw.history_slider.value = 1
+    assert gw.game.index == 1 and gw.game.phase == "choice"
+    gw.last_button.click()
+    assert here(gw) == end
+    gw.first_button.click()
+    assert gw.game.index == 0 and gw.undo_button.disabled
+    gw.forward_button.click()
+    gw.back_button.click()
+    assert gw.game.index == 0
+    gw.back_button.click()  # nothing before the start: a message, no error
+    assert gw.game.index == 0 and gw.board.last_error is None
+    gw.last_button.click()
+    gw.undo_button.click()
+    # A new action after undo replaces the redo branch.
+    play_step(gw, 8, 3)
+    assert gw.game.index == 4 and not gw.game.can_redo
+    assert gw.game.position.count("white", 3) == 1
+
+
+# -- bots ----------------------------------------------------------------------------------------
+class FirstChoiceBot:
+    """A bot of the documented protocol: any object with ``choose(game)``."""
+
+    name = "First choice"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, game: Any) -> Any:
+        self.calls += 1
+        return game.legal_actions()[0]
+
+
+def _play_out(gw: GameWidget, limit: int = 3000) -> None:
+    for _ in range(limit):
+        ph = gw.game.phase
+        if ph == "over":
+            return
+        if ph in ("opening", "roll"):
+            gw.roll_button.click()
+        elif ph == "choice":
+            gw.keep_button.click()
+        elif ph == "name":
+            gw.name_buttons[0].click()
+        else:
+            gw.play_button.click()
+        assert gw.board.last_error is None
+    raise AssertionError("game did not end")
+
+
+@pytest.mark.parametrize("variant", ["mexican", "standard", "minigam"])
+def test_whole_game_against_random_bot(variant: str) -> None:
+    gw = GameWidget(variant, seed=4, opponent="random")
+    _play_out(gw)
+    assert gw.game.phase == "over" and gw.game.winner in ("white", "black")
+    assert "Game over" in gw.status.value and "wins" in gw.messages.value + gw.record.value
+    players = {a.get("player") for a in gw.game.record()["actions"] if "play" in a}
+    assert players == {"white", "black"}
+    # After the end, a click changes nothing.
+    before = snapshot(gw)
+    click(gw.board, "point", 1)
+    assert snapshot(gw) == before and "over" in gw.board.message
+
+
+def test_custom_bot_and_clicks_during_the_bots_turn() -> None:
+    bot = FirstChoiceBot()
+    gw = GameWidget("mexican", seed=9, opponent=bot)
+    assert gw.opponent_choice.value == "custom" and "vs custom" in repr(gw)
+    roll(gw, "3-6")  # Black wins the opening: the bot keeps or re-rolls and plays at once
+    assert bot.calls >= 1
+    assert gw.game.current_player == "white" or gw.game.phase == "over"
+    # Go back into the bot's turn: clicks and buttons are refused with a message.
+    gw.first_button.click()
+    gw.forward_button.click()
+    assert gw.game.current_player == "black"
+    before = snapshot(gw)
+    click(gw.board, "point", 12)
+    assert snapshot(gw) == before and "bot" in gw.board.message
+    gw.keep_button.click()
+    assert snapshot(gw) == before
+    assert gw.roll_button.description == "Let the bot play"
+    gw.roll_button.click()
+    assert gw.game.current_player == "white"
+    with pytest.raises(TypeError):
+        GameWidget("mexican", opponent=object())
+
+
+def test_bot_failure_is_reported_not_raised() -> None:
+    class Broken:
+        def choose(self, game: Any) -> Any:
+            raise RuntimeError("no idea")
+
+    gw = GameWidget("standard", seed=1, opponent=Broken())
+    roll(gw, "1-6")  # Black starts
+    assert "bot could not act" in gw.board.message and gw.game.phase == "play"
+
+
+def test_opponent_and_variant_and_new_game() -> None:
+    gw = GameWidget("mexican", seed=3)
+    gw.opponent_choice.value = "random"
+    assert isinstance(gw.bot, RandomBot)
+    gw.variant_choice.value = "minigam"
+    assert gw.game.variant.name == "minigam" and gw.game.phase == "opening"
+    assert 'data-variant="minigam"' in gw.board.svg
+    roll(gw, "2-5")  # Black wins; the bot plays its turn
+    assert gw.game.current_player == "white"
+    gw.new_button.click()
+    assert gw.game.index == 0 and gw.game.variant.name == "minigam"
+    gw.opponent_choice.value = "human"
+    assert gw.bot is None
+
+
+# -- bogus input -------------------------------------------------------------------------------
+def test_bogus_messages_change_nothing_and_raise_nothing() -> None:
+    gw = GameWidget("mexican", seed=7)
+    roll(gw, "5-3")
+    gw.keep_button.click()
+    before = snapshot(gw)
+    svg = gw.board.svg
+    b = gw.board
+    for raw in ({"kind": "point", "value": 99, "seq": 50}, {"kind": "point", "value": -1, "seq": 51},
+                {"kind": "teleport", "value": 3, "seq": 52}, "garbage", None, 42, [1, 2],
+                {"kind": "point", "seq": 53}, {"kind": "bar", "value": 1, "seq": 54},
+                {"kind": "point", "value": {"x": 1}, "seq": 55}):
+        b.clicked = raw
+        assert snapshot(gw) == before, raw
+        assert b.message, raw
+    assert "no point 99" in normalize_click({"kind": "point", "value": 99}, 24)[1]
+    assert b.svg == svg
+    # A click on an empty point, an opponent's checker, the tray with nothing selected.
+    for kind, value, words in (("point", 20, "no checker"), ("point", 12, "Black's checkers"),
+                               ("off", "white", "Select a checker first")):
+        click(b, kind, value)
+        assert snapshot(gw) == before and words in b.message
+    # A move that breaks a rule: the engine's explanation, not silence.
+    click(b, "point", 13)
+    click(b, "point", 5)  # 8 pips: no such die
+    assert snapshot(gw) == before and "die" in b.message
+    # Rapid repeated clicks: each is a click; selecting twice clears, and nothing breaks.
+    for _ in range(7):
+        click(b, "point", 13)
+    assert b.selected == 13 and snapshot(gw) == before
+    click(b, "background")
+    assert b.selected is None
+    # A double click on a destination plays once; the second click is judged on the new state.
+    click(b, "point", 13)
+    click(b, "point", 10)
+    click(b, "point", 10)
+    assert len(gw.game.state.steps) == 1 and b.last_error is None
+    # Dice clicks during play only inform; bad hand-set dice are refused.
+    click(b, "die", 0)
+    assert "Dice left" in b.message
+    assert b.last_error is None
+
+
+def test_bad_dice_and_buttons_out_of_turn() -> None:
+    gw = GameWidget("standard", seed=1)
+    before = snapshot(gw)
+    roll(gw, "7-1")
+    assert snapshot(gw) == before and "7" in gw.board.message
+    assert gw.dice_text.value == "7-1"
+    roll(gw, "banana")
+    assert snapshot(gw) == before
+    gw.keep_button.click()  # not the choice phase: refused in words
+    gw.name_buttons[0].click()
+    gw.play_button.click()
+    assert snapshot(gw) == before
+    roll(gw, "4-2")
+    roll(gw)  # a roll while a play is due
+    assert gw.game.phase == "play" and "No roll is due" in gw.board.message
+    gw.plays_list.options = []
+    gw.play_button.click()
+    assert "Choose a play" in gw.board.message
+
+
+def test_die_click_rolls_when_a_roll_is_due() -> None:
+    gw = GameWidget("standard", seed=2)
+    roll(gw, "4-2")
+    play_step(gw, 8, 4)
+    play_step(gw, 6, 4)
+    pic = svg_root(gw.board)
+    assert not [el for el in pic.iter() if el.get("data-die") is not None]
+    click(gw.board, "die", 0)
+    assert gw.game.phase == "play" and gw.game.current_player == "black"
+
+
+# -- editor ------------------------------------------------------------------------------------
+def test_editor_clicks_counts_and_refusals() -> None:
+    ed = PositionEditor(variant="mexican")
+    assert repr(ed) == ("<PositionEditor mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5 dice=none "
+                        "colour=white tool=add>")
+    b = ed.board
+    # Every checker is on the board: adding one more is refused, the position kept.
+    start = ed.position
+    click(b, "point", 5)
+    assert ed.position == start and "too many checkers" in b.message
+    ed.clear_button.click()
+    assert ed.unplaced("white") == 15 and ed.position.off == (15, 15)
+    assert "Not placed" in b.svg
+    for _ in range(5):
+        click(b, "point", 6)
+    assert checkers(b, "white", point="6") == 5
+    click(b, "point", 6)
+    assert ed.position.count("white", 6) == 5 and "sixth checker" in b.message
+    ed.colour.value = "black"
+    click(b, "point", 6)
+    assert "both colours on a point" in b.message and ed.position.points[5] == 5
+    click(b, "point", 19)  # Black's point 6
+    assert ed.position.count("black", 6) == 1 and checkers(b, "black", point="19") == 1
+    click(b, "point", 19, shift=True)
+    assert ed.position.count("black", 6) == 0
+    ed.tool.value = "remove"
+    click(b, "point", 6)
+    assert ed.position.count("white", 6) == 4
+    click(b, "point", 7)
+    assert "no checker" in b.message
+    ed.tool.value = "add"
+    click(b, "bar", "black")
+    click(b, "off", "white")
+    assert ed.position.bar == (0, 1) and ed.tray_white.value == 1
+    ed.bar_white.value = 2
+    assert ed.position.bar == (2, 1)
+    ed.tray_white.value = 10  # 4 + 2 + 10 = 16 > 15
+    assert "too many checkers" in b.message and ed.tray_white.value == 1
+    assert ed.position.bar == (2, 1)
+    ed.turn.value = "black"
+    assert ed.position.turn == "black" and 'data-turn="black"' in b.svg
+    ed.dice_text.value = "3-1"
+    assert ed.dice is not None and ed.dice.dice == (3, 1) and len(dice_shown(b)) == 2
+    ed.dice_text.value = "9-9"
+    assert ed.dice.dice == (3, 1) and "Refused" in b.message and ed.dice_text.value == "3-1"
+    game = ed.to_game()
+    assert game.phase == "play" and game.position == ed.position
+    for raw in ("junk", {"kind": "point", "value": 40}, {"kind": "die", "value": 1}):
+        b.clicked = raw
+    assert b.last_error is None and "PositionEditor mexican/b/" in repr(ed)
+
+
+def test_editor_import_export_round_trips() -> None:
+    ed = PositionEditor(variant="standard")
+    pos = Position.from_string("standard/b/bar,6x4,5x2,offx8/24x2,13x5,8x3,6x5")
+    ed.position = pos
+    for fmt in ("json", "string", "id"):
+        ed.format.value = fmt
+        ed.export_button.click()
+        text = ed.text.value
+        assert text
+        ed.clear_button.click()
+        ed.import_button.click()
+        assert ed.position == pos, fmt
+    assert ed.text.value == pos.position_id()
+    # Refusals keep the last valid position.
+    for fmt, text in (("json", '{"variant": "standard"}'), ("string", "standard/w/6x16/-"),
+                      ("string", "nonsense"), ("id", "not an id"),
+                      ("json", '{"variant": "mexican", "points": [6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '
+                               '0, 0, 0, 0, 0, 0, 0], "bar": {"white": 0, "black": 0}, "off": {"white": 9, '
+                               '"black": 15}, "turn": "white"}')):
+        ed.format.value = fmt
+        ed.text.value = text
+        ed.import_button.click()
+        assert ed.position == pos and b_msg(ed).startswith("Refused"), (fmt, text)
+    # Mini-Gam has no Position ID: exporting one says so.
+    ed.variant_choice.value = "minigam"
+    assert ed.position == Position.start("minigam", "black")
+    ed.format.value = "id"
+    assert ed.export_text() == "" and "Cannot export" in ed.board.message
+    assert ed.import_text("minigam/w/3x2,offx6/barx8", "string")
+    assert ed.variant.name == "minigam" and ed.position.count("white", 3) == 2
+
+
+def b_msg(ed: PositionEditor) -> str:
+    return ed.board.message
+
+
+def test_reprs_are_deterministic() -> None:
+    for obj in (GameWidget("minigam", seed=1), PositionEditor(variant="minigam"),
+                BoardWidget(Position.start("minigam"))):
+        r = repr(obj)
+        assert not re.search(r"0x[0-9a-f]{6,}", r) and r == repr(obj)
