@@ -433,12 +433,51 @@ class Roll:
         return f"{self.first}-{self.second}"
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
-    """The steps of one roll and the position they lead to (``turn`` still the mover)."""
+    """The steps of one roll and the position they lead to (``turn`` still the mover).
 
-    steps: tuple[Step, ...]
-    position: Position
+    Built lazily by the move generator: the :class:`Step` objects and the :class:`Position` are
+    made on first access, so listing plays costs little until they are looked at.
+    """
+
+    __slots__ = ("_steps", "_position", "_raw", "_src")
+
+    def __init__(self, steps: tuple[Step, ...] | None = None, position: Position | None = None) -> None:
+        self._steps = tuple(steps) if steps is not None else None
+        self._position = position
+        self._raw: Any = None
+        self._src: Any = None
+
+    @classmethod
+    def _lazy(cls, raw: Any, src: Any) -> Play:
+        """A play from raw ``(start, end, die, hit)`` tuples and ``(variant, turn, board, opp_off)``."""
+        self = object.__new__(cls)
+        self._steps = None
+        self._position = None
+        self._raw = raw
+        self._src = src
+        return self
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps, in the order played."""
+        if self._steps is None:
+            self._steps = tuple(Step(s, t, d, h) for s, t, d, h in self._raw)
+        return self._steps
+
+    @property
+    def position(self) -> Position:
+        """The position after the play (same ``turn``)."""
+        if self._position is None:
+            v, turn, board, opp_off = self._src
+            self._position = Position.from_board(v, turn, board, opp_off)
+        return self._position
+
+    def __eq__(self, other_: object) -> bool:
+        return isinstance(other_, Play) and self.steps == other_.steps and self.position == other_.position
+
+    def __hash__(self) -> int:
+        return hash((self.steps, self.position))
 
     def __str__(self) -> str:
         from .notation import format_play
@@ -449,4 +488,4 @@ class Play:
         return f"Play({str(self)!r})"
 
     def __len__(self) -> int:
-        return len(self.steps)
+        return len(self._raw) if self._steps is None else len(self._steps)

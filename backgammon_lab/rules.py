@@ -60,7 +60,7 @@ def _apply(b: Board, s: int, t: int, n: int) -> tuple[Board, bool]:
 class _Rules:
     """The facts of a variant unpacked into locals the inner loops read fast."""
 
-    __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant")
+    __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "sources", "sources_bar")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
@@ -70,40 +70,55 @@ class _Rules:
         self.exact = variant.exact_bear_off
         self.bar_first = variant.bar_first
         self.low_first = variant.low_die_first
+        self.sources = tuple(range(self.n, 0, -1))
+        self.sources_bar = (self.n + 1, *self.sources)
 
     def steps(self, b: Board, d: int) -> list[tuple[int, int, Board, bool]]:
         """Every single step with die ``d`` from board ``b``: (start, end, new board, hit)."""
         n = self.n
         bar = n + 1
-        cap = self.cap
+        cap = self.cap if self.cap is not None else 99
         out = []
-        if b[bar] > 0 and self.bar_first:
-            t = bar - d
-            x = b[t]
-            if x >= -1 and (cap is None or x < cap):
-                nb, hit = _apply(b, bar, t, n)
-                out.append((bar, t, nb, hit))
+        if b[bar] > 0:
+            if self.bar_first:
+                t = bar - d
+                x = b[t]
+                if x >= -1 and x < cap:
+                    lst = list(b)
+                    lst[bar] -= 1
+                    if x == -1:
+                        lst[t] = 1
+                        lst[bar + 1] += 1
+                    else:
+                        lst[t] = x + 1
+                    out.append((bar, t, tuple(lst), x == -1))
+                return out
+            srcs = [s for s in self.sources_bar if b[s] > 0]
+        else:
+            srcs = [s for s in self.sources if b[s] > 0]
+        if not srcs:
             return out
-        home = self.home
-        top = bar if b[bar] > 0 else n
-        # The highest occupied point decides bear-off (all home, highest <= home).
-        hi = top
-        while hi > 0 and b[hi] <= 0:
-            hi -= 1
-        can_off = hi <= home
+        can_off = srcs[0] <= self.home
+        hi = srcs[0]
         exact = self.exact
-        for s in range(hi, 0, -1):
-            if b[s] <= 0:
-                continue
+        for s in srcs:
             t = s - d
             if t > 0:
                 x = b[t]
-                if x >= -1 and (cap is None or x < cap):
-                    nb, hit = _apply(b, s, t, n)
-                    out.append((s, t, nb, hit))
-            elif can_off and (t == 0 or (not exact and s == hi)):
-                nb, _ = _apply(b, s, 0, n)
-                out.append((s, 0, nb, False))
+                if x >= -1 and x < cap:
+                    lst = list(b)
+                    lst[s] -= 1
+                    if x == -1:
+                        lst[t] = 1
+                        lst[bar + 1] += 1
+                    else:
+                        lst[t] = x + 1
+                    out.append((s, t, tuple(lst), x == -1))
+            elif can_off and (t == 0 or (s == hi and not exact)):
+                lst = list(b)
+                lst[s] -= 1
+                lst[0] += 1
+                out.append((s, 0, tuple(lst), False))
         return out
 
 
@@ -121,30 +136,66 @@ def _orders(r: _Rules, dice: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
     return r.variant.dice_orders(dice)
 
 
-def _search(r: _Rules, b: Board, orders: Iterable[tuple[int, ...]]
-            ) -> tuple[dict[Board, list[RawStep]], int]:
-    """All boards reachable using as many dice as possible, with one path to each."""
+def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
+    """All boards reachable using as many dice as possible, with one path to each.
+
+    Two dice: two nested loops per die order. Doubles: a depth-first search; without a stacking
+    cap the steps are taken with non-increasing start points (any legal order of same-die steps
+    can be rearranged that way, so nothing is lost and each set of steps is tried once); with a cap
+    that rearrangement can break the cap, so a seen-set prunes repeated boards instead.
+    """
+    steps = r.steps
+    a, c = dice
+    if a != c:
+        orders = ((c, a),) if r.low_first else ((a, c), (c, a)) if a > c else ((c, a), (a, c))
+        if r.low_first:
+            orders = ((min(a, c), max(a, c)),)
+        two: dict[Board, list[RawStep]] = {}
+        one: dict[Board, list[RawStep]] = {}
+        for d1, d2 in orders:
+            for s, t, nb, hit in steps(b, d1):
+                nxt = steps(nb, d2)
+                if nxt:
+                    for s2, t2, nb2, hit2 in nxt:
+                        if nb2 not in two:
+                            two[nb2] = [(s, t, d1, hit), (s2, t2, d2, hit2)]
+                elif not two and nb not in one:
+                    one[nb] = [(s, t, d1, hit)]
+        if two:
+            return two, 2
+        if one:
+            return one, 1
+        return {b: []}, 0
+    return _search_doubles(r, b, a)
+
+
+def _search_doubles(r: _Rules, b: Board, d: int) -> tuple[dict[Board, list[RawStep]], int]:
     best: dict[Board, list[RawStep]] = {}
-    seen: set[tuple[Board, tuple[int, ...]]] = set()
     maxlen = 0
     steps = r.steps
+    capped = r.cap is not None
+    seen: set[tuple[Board, int]] = set()
 
-    def rec(b: Board, rest: tuple[int, ...], path: list[RawStep]) -> None:
+    def rec(b: Board, left: int, top: int, path: list[RawStep]) -> None:
         nonlocal maxlen
-        if rest:
-            d = rest[0]
-            moves = steps(b, d)
-            if moves:
-                nrest = rest[1:]
-                for s, t, nb, hit in moves:
-                    key = (nb, nrest)
+        if left:
+            moved = False
+            for s, t, nb, hit in steps(b, d):
+                if capped:
+                    key = (nb, left)
                     if key in seen:
                         continue
                     seen.add(key)
-                    path.append((s, t, d, hit))
-                    rec(nb, nrest, path)
-                    path.pop()
+                elif s > top:
+                    continue
+                moved = True
+                path.append((s, t, d, hit))
+                rec(nb, left - 1, s, path)
+                path.pop()
+            if moved:
                 return
+            if not capped and steps(b, d):
+                return  # only steps out of order remain: this order is explored elsewhere
         depth = len(path)
         if depth > maxlen:
             maxlen = depth
@@ -152,14 +203,13 @@ def _search(r: _Rules, b: Board, orders: Iterable[tuple[int, ...]]
         if depth == maxlen and b not in best:
             best[b] = list(path)
 
-    for order in orders:
-        rec(b, order, [])
+    rec(b, 4, r.n + 1, [])
     return best, maxlen
 
 
 def _legal(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
     """The legal full plays of ``dice`` from ``b``, keyed by resulting board, and their length."""
-    best, maxlen = _search(r, b, _orders(r, dice))
+    best, maxlen = _search(r, b, dice)
     lo, hi = min(dice), max(dice)
     if maxlen == 1 and lo != hi and not r.low_first:
         # Only one die can be played: the larger one when it can (standard, G5).
@@ -254,7 +304,7 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     r = _rules(position.variant)
     best, maxlen = _legal(r, position.board(), d)
     v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
-    plays = [Play(_to_steps(raw), Position.from_board(v, turn, nb, opp_off)) for nb, raw in best.items()]
+    plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
     return PlayList(position, d, plays, maxlen)
 
 
