@@ -357,7 +357,7 @@ def format_play(steps: Sequence[Step], points: int) -> str:
         else:
             chains.append([st])
     texts = []
-    for ch in sorted(chains, key=lambda c: (-c[0].start, -c[-1].end)):
+    for ch in sorted(chains, key=lambda c: (-c[0].start, c[-1].end)):
         first = ch[0].text(points).split("/")[0]
         rest = "/".join(("off" if s.end == 0 else str(s.end)) + ("*" if s.hit else "") for s in ch)
         texts.append(f"{first}/{rest}")
