@@ -320,7 +320,7 @@ class Game:
             match = next(p for p in legal_plays(start, st.dice) if p.position == pos)
             base = self._states[self._index - len(st.steps)] if st.steps else st
             play = Play(steps, match.position)
-            return self._push({"step": s.text(self.variant.points), "player": st.player},
+            return self._push({"step": s.text(self.variant.points), "player": st.player, "completes": str(play)},
                               self._finish_play(base, play))
         new = replace(st, position=pos, steps=steps, messages=())
         return self._push({"step": s.text(self.variant.points), "player": st.player}, new)
@@ -489,11 +489,8 @@ class Game:
         for i, a in enumerate(self._actions[: self._index]):
             if "step" in a:
                 pending.append(a["step"])
-                after = self._states[i + 1]
-                if not after.steps:  # the step completed the play
-                    before = self._states[i + 1 - len(pending)]
-                    play_text = self._states[i + 1].messages[0].split(" plays ", 1)[1].rstrip(".")
-                    actions.append({"play": play_text, "player": before.player})
+                if "completes" in a:  # the step completed the play
+                    actions.append({"play": a["completes"], "player": a["player"]})
                     pending = []
                 continue
             actions.append(dict(a))
