@@ -1,0 +1,605 @@
+"""Tests of the SVG renderer :mod:`backgammon_lab.svg`: structure, geometry, determinism, ids,
+escaping, dice, annotations, the CLI hooks and the freshness of the pictures in ``docs/``."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import inspect
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from backgammon_lab import DiceError, Position, find_variant, legal_plays
+from backgammon_lab.errors import BackgammonError
+from backgammon_lab.svg import SvgBoard, add_render_arguments, board, render_command
+
+ROOT = Path(__file__).resolve().parent.parent
+NS = "{http://www.w3.org/2000/svg}"
+
+# Positions of every variant: starts, bar and tray counts, tall stacks, compressed stacks.
+POSITIONS: dict[str, Position] = {
+    "standard_start": Position.start("standard"),
+    "standard_midgame": Position.from_string("standard/w/24,13x4,8x3,7x2,6x4,4/24,20,13x4,8x2,6x4,5x2"),
+    "standard_bar_trays": Position("standard", [-2, 0, 1, 2, 2, 9, 0, 0, 0, 0, 0, 0,
+                                                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -4, -3],
+                                   bar=(1, 2), off=(0, 4), turn="black"),
+    "standard_fifteen_on_one": Position("standard", [15] + [0] * 22 + [-15]),
+    "standard_all_off": Position("standard", [0] * 23 + [-1], off=(15, 14), turn="black"),
+    "standard_bars_full": Position("standard", [0] * 24, bar=(8, 9), off=(7, 6)),
+    "mexican_start": Position.start("mexican"),
+    "mexican_capped": Position("mexican", [5, 5, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0, 0, 0, -5, -5, 0, -5, 0, 0]),
+    "minigam_start": Position.start("minigam"),
+    "minigam_mid": Position("minigam", [2, -1, 3, 0, -3, 1], bar=(1, 2), off=(1, 2), turn="black"),
+    "minigam_tall": Position("minigam", [8, 0, 0, 0, 0, -7], bar=(0, 1)),
+    "minigam_small": Position.start(find_variant("minigam", checkers=3)),
+    "minigam_fifteen": Position(find_variant("minigam", checkers=15), [15, 0, 0, 0, 0, 0],
+                                bar=(0, 15)),
+}
+
+
+def parse(svg: str) -> ET.Element:
+    """Parse with the strict XML parser (raises on any malformed markup)."""
+    return ET.fromstring(svg)
+
+
+def elements(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+
+def place_key(e: ET.Element) -> tuple[str, str]:
+    for attr in ("data-point", "data-bar", "data-off"):
+        if e.get(attr) is not None:
+            return attr, e.get(attr)  # type: ignore[return-value]
+    raise AssertionError(f"element without a place: {e.attrib}")
+
+
+def expected_counts(pos: Position) -> dict[tuple[str, str], tuple[str, int]]:
+    out: dict[tuple[str, str], tuple[str, int]] = {}
+    for i, c in enumerate(pos.points):
+        if c:
+            out[("data-point", str(i + 1))] = ("white" if c > 0 else "black", abs(c))
+    for j, who in enumerate(("white", "black")):
+        if pos.bar[j]:
+            out[("data-bar", who)] = (who, pos.bar[j])
+        if pos.off[j]:
+            out[("data-off", who)] = (who, pos.off[j])
+    return out
+
+
+def checker_bounds(e: ET.Element) -> tuple[float, float, float, float]:
+    if e.tag == NS + "circle":
+        cx, cy, r = float(e.get("cx")), float(e.get("cy")), float(e.get("r"))  # type: ignore[arg-type]
+        return cx - r, cy - r, cx + r, cy + r
+    x, y = float(e.get("x")), float(e.get("y"))  # type: ignore[arg-type]
+    return x, y, x + float(e.get("width")), y + float(e.get("height"))  # type: ignore[arg-type]
+
+
+def areas(root: ET.Element) -> dict[tuple[str, str], tuple[float, float, float, float]]:
+    out = {}
+    for cls in ("point", "bar", "off"):
+        for e in elements(root, cls):
+            x, y = float(e.get("x")), float(e.get("y"))  # type: ignore[arg-type]
+            out[place_key(e)] = (x, y, x + float(e.get("width")), y + float(e.get("height")))  # type: ignore[arg-type]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Structure and geometry
+
+
+@pytest.mark.parametrize("orientation", ["white", "black"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_checker_elements_match_position(name: str, orientation: str, theme: str) -> None:
+    pos = POSITIONS[name]
+    root = parse(board(pos, orientation=orientation, theme=theme))  # type: ignore[arg-type]
+    found: dict[tuple[str, str], list[ET.Element]] = {}
+    for e in elements(root, "checker"):
+        found.setdefault(place_key(e), []).append(e)
+    want = expected_counts(pos)
+    assert set(found) == set(want)
+    for key, (colour, count) in want.items():
+        assert len(found[key]) == count, key
+        assert {e.get("data-color") for e in found[key]} == {colour}, key
+    assert len(elements(root, "checker")) == 2 * pos.variant.checkers
+
+
+@pytest.mark.parametrize("orientation", ["white", "black"])
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_every_checker_lies_inside_its_area(name: str, orientation: str) -> None:
+    pos = POSITIONS[name]
+    root = parse(board(pos, orientation=orientation))  # type: ignore[arg-type]
+    area = areas(root)
+    n = pos.variant.points
+    assert len(area) == n + 4
+    for e in elements(root, "checker"):
+        x0, y0, x1, y1 = checker_bounds(e)
+        ax0, ay0, ax1, ay1 = area[place_key(e)]
+        assert ax0 - 0.05 <= x0 and x1 <= ax1 + 0.05, (place_key(e), e.attrib)
+        assert ay0 - 0.05 <= y0 and y1 <= ay1 + 0.05, (place_key(e), e.attrib)
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_checkers_of_one_place_do_not_coincide(name: str) -> None:
+    root = parse(board(POSITIONS[name]))
+    seen: set[tuple[str, str, str]] = set()
+    for e in elements(root, "checker"):
+        key = (e.get("cx") or e.get("x") or "", e.get("cy") or e.get("y") or "", e.get("data-color") or "")
+        assert key not in seen
+        seen.add(key)
+
+
+def test_tall_stacks_carry_a_count_on_the_top_checker() -> None:
+    root = parse(board(POSITIONS["standard_fifteen_on_one"]))
+    counts = sorted(e.text for e in elements(root, "count"))
+    assert counts == ["15", "15"]
+    root = parse(board(POSITIONS["standard_start"]))
+    assert elements(root, "count") == []  # five fit on a point: no numbers
+
+
+def test_bar_and_tray_counts_are_written() -> None:
+    root = parse(board(POSITIONS["standard_bars_full"]))
+    texts = [e.text for e in root.iter(NS + "text")]
+    for n in ("8", "9", "7", "6"):
+        assert n in texts
+
+
+@pytest.mark.parametrize("n,variant", [(24, "standard"), (24, "mexican"), (6, "minigam")])
+def test_data_attributes_use_both_numberings(n: int, variant: str) -> None:
+    for orientation in ("white", "black"):
+        root = parse(board(Position.start(variant), orientation=orientation))  # type: ignore[arg-type]
+        pts = elements(root, "point")
+        assert sorted(int(e.get("data-point")) for e in pts) == list(range(1, n + 1))  # type: ignore[arg-type]
+        for e in pts:
+            assert int(e.get("data-point")) + int(e.get("data-point-black")) == n + 1  # type: ignore[arg-type]
+        assert sorted(e.get("data-bar") for e in elements(root, "bar")) == ["black", "white"]  # type: ignore[type-var]
+        assert sorted(e.get("data-off") for e in elements(root, "off")) == ["black", "white"]  # type: ignore[type-var]
+        for e in elements(root, "checker"):
+            if e.get("data-point"):
+                assert int(e.get("data-point")) + int(e.get("data-point-black")) == n + 1  # type: ignore[arg-type]
+        assert root.get("data-variant") == variant and root.get("data-orientation") == orientation
+
+
+def test_orientation_flips_the_picture_not_the_attributes() -> None:
+    pos = POSITIONS["standard_midgame"]
+    a = areas(parse(board(pos, orientation="white")))
+    b = areas(parse(board(pos, orientation="black")))
+    # White's point 1 is bottom right from White's side, top right from Black's.
+    assert a[("data-point", "1")][0] == b[("data-point", "1")][0]
+    assert a[("data-point", "1")][1] > b[("data-point", "1")][1]
+    assert a[("data-point", "1")][1] == b[("data-point", "24")][1]
+    m = areas(parse(board(POSITIONS["minigam_mid"], orientation="white")))
+    k = areas(parse(board(POSITIONS["minigam_mid"], orientation="black")))
+    assert m[("data-point", "1")][0] < m[("data-point", "6")][0]  # White exits left
+    assert k[("data-point", "1")][0] > k[("data-point", "6")][0]  # from Black's side: mirrored
+    # Mini-Gam: each end holds one player's bar and the other's tray.
+    assert m[("data-off", "white")][0] == m[("data-bar", "black")][0]
+    assert m[("data-off", "black")][0] == m[("data-bar", "white")][0]
+    assert m[("data-off", "white")][0] < m[("data-point", "1")][0] < m[("data-bar", "white")][0]
+
+
+def test_numbers_follow_the_orientation() -> None:
+    def labels(svg: str) -> list[str]:
+        return [e.text or "" for e in parse(svg).iter(NS + "text")]
+
+    def bottom_right_number(svg: str) -> str:
+        nums = [e for e in parse(svg).iter(NS + "text") if (e.text or "").isdigit()]
+        return max(nums, key=lambda e: (float(e.get("y")), float(e.get("x")))).text  # type: ignore[arg-type,return-value]
+
+    pos = Position.start("standard")
+    # Each side sees its own point 1 at the bottom right.
+    assert bottom_right_number(board(pos)) == "1" == bottom_right_number(board(pos, orientation="black"))
+    assert sorted(labels(board(pos))) == sorted(labels(board(pos, orientation="black")))
+    assert not any(t == "24" for t in labels(board(pos, numbers=False)))
+    mini = labels(board(Position.start("minigam")))
+    assert mini.count("1") >= 2 and mini.count("6") >= 2  # both numberings on the strip
+
+
+# ---------------------------------------------------------------------------------------------
+# Text and accessibility
+
+
+def test_title_and_desc_hold_the_position() -> None:
+    pos = POSITIONS["standard_bar_trays"]
+    root = parse(board(pos, dice=(6, 5)))
+    title = root.find(NS + "title")
+    desc = root.find(NS + "desc")
+    assert title is not None and desc is not None
+    assert "Black (black) to move" in (title.text or "") and "6-5" in (title.text or "")
+    assert str(pos) in (desc.text or "")
+    assert pos.to_string() in (desc.text or "")
+
+
+def test_pips_names_turn_and_caption() -> None:
+    pos = POSITIONS["standard_midgame"]
+    root = parse(board(pos, names={"white": "Ada", "black": "Ben"}, caption="Look here"))
+    texts = [e.text for e in root.iter(NS + "text")]
+    assert f"pips {pos.pip_count('white')}" in texts and f"pips {pos.pip_count('black')}" in texts
+    assert "Ada" in texts and "Ben" in texts and "Look here" in texts
+    assert len(elements(root, "turn")) == 1
+    root = parse(board(pos, show_pips=False))
+    assert not elements(root, "pips")
+
+
+def test_long_captions_wrap() -> None:
+    root = parse(board(Position.start("minigam"), caption="word " * 80 + "\nsecond paragraph"))
+    lines = elements(root, "caption")
+    assert len(lines) > 3
+    assert lines[-1].text == "second paragraph"
+    heights = float(root.get("viewBox").split()[3])  # type: ignore[union-attr]
+    assert float(lines[-1].get("y")) < heights  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# Determinism and ids
+
+
+def test_same_bytes_twice_in_one_process() -> None:
+    import svgwrite
+
+    pos = POSITIONS["standard_midgame"]
+    kw = dict(dice=(3, 1), arrows=["8/5 6/5"], caption="x")
+    a = board(pos, **kw)  # type: ignore[arg-type]
+    # svgwrite's automatic ids come from a process-wide counter: use it in between.
+    d = svgwrite.Drawing()
+    for _ in range(5):
+        d.add(d.circle()).get_id()
+    b = board(pos, **kw)  # type: ignore[arg-type]
+    assert a == b
+    assert isinstance(a, SvgBoard)
+
+
+SNIPPET = """
+import hashlib, sys, svgwrite
+d = svgwrite.Drawing()
+for _ in range(int(sys.argv[1])):
+    d.add(d.rect()).get_id()
+from backgammon_lab import Position
+from backgammon_lab.svg import board
+pos = Position.from_string("standard/w/24,13x4,8x3,7x2,6x4,4/24,20,13x4,8x2,6x4,5x2")
+pics = [board(pos, dice=(3, 1), arrows=["8/5 6/5"], caption="x"),
+        board(Position.start("minigam"), theme="dark", orientation="black", dice=(2, 2), dice_left=[2])]
+print(hashlib.sha256("".join(pics).encode()).hexdigest())
+"""
+
+
+def test_same_bytes_across_processes() -> None:
+    pos = POSITIONS["standard_midgame"]
+    here = "".join([board(pos, dice=(3, 1), arrows=["8/5 6/5"], caption="x"),
+                    board(Position.start("minigam"), theme="dark", orientation="black", dice=(2, 2),
+                          dice_left=[2])])
+    want = hashlib.sha256(here.encode()).hexdigest()
+    for warmup in ("0", "7"):
+        out = subprocess.run([sys.executable, "-c", SNIPPET, warmup], capture_output=True, text=True,
+                             cwd=ROOT, check=True, env={"PYTHONHASHSEED": warmup, "PATH": ""})
+        assert out.stdout.strip() == want
+
+
+def ids(svg: str) -> list[str]:
+    return [e.get("id") for e in parse(svg).iter() if e.get("id") is not None]  # type: ignore[misc]
+
+
+def test_ids_are_prefixed_and_unique_within_a_picture() -> None:
+    svg = board(POSITIONS["standard_bar_trays"], dice=(4, 4), reroll_due=True)
+    found = ids(svg)
+    root_id = parse(svg).get("id")
+    assert root_id and root_id.startswith("bg-")
+    assert len(found) == len(set(found))
+    assert all(i == root_id or i.startswith(root_id + "-") for i in found)
+    assert "url(#" not in svg and "href" not in svg  # nothing refers to an id
+
+
+def test_two_boards_on_one_page_share_no_ids() -> None:
+    pics = [board(p) for p in POSITIONS.values()]
+    pics.append(board(POSITIONS["standard_start"], dice=(6, 5)))  # same position, other dice
+    pics.append(board(POSITIONS["standard_start"], orientation="black"))
+    all_ids = [i for svg in pics for i in ids(svg)]
+    assert len(all_ids) == len(set(all_ids))
+
+
+def test_explicit_id_prefix_and_identical_boards() -> None:
+    pos = POSITIONS["standard_start"]
+    assert board(pos) == board(pos)  # identical input: identical bytes, ids included
+    a, b = board(pos, id_prefix="left"), board(pos, id_prefix="right")
+    assert parse(a).get("id") == "left" and not set(ids(a)) & set(ids(b))
+    for bad in ("", "1abc", "a b", 'x"><script>', "a" * 80):
+        with pytest.raises(BackgammonError):
+            board(pos, id_prefix=bad)
+
+
+# ---------------------------------------------------------------------------------------------
+# Escaping
+
+
+HOSTILE = [
+    "<script>alert(1)</script>",
+    '"><svg onload="alert(1)">',
+    "Tom & Jerry's \"game\"",
+    "]]><!-- x -->&amp;&#x26;",
+    "bell\x07 nul\x00 esc\x1b \ud800 end",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_hostile_names_and_captions_are_escaped(text: str) -> None:
+    svg = board(POSITIONS["standard_start"], names={"white": text, "black": text}, caption=text)
+    root = parse(svg)  # still well-formed XML
+    tags = {e.tag for e in root.iter()}
+    assert NS + "script" not in tags
+    assert all(not k.startswith("on") for e in root.iter() for k in e.attrib)
+    assert "<script" not in svg and "<svg onload" not in svg and "<!--" not in svg
+    safe = "".join(ch for ch in text if ch >= " " and not 0xD800 <= ord(ch) <= 0xDFFF)
+    captions = " ".join(e.text or "" for e in elements(root, "caption"))
+    assert " ".join(safe.split()) == captions
+    for name in (e.text or "" for e in elements(root, "name")):
+        assert name == safe or (name.endswith("\u2026") and safe.startswith(name[:-1]))
+
+
+def test_long_names_are_cut_before_the_turn_marker() -> None:
+    long = "Maximilian Alexander von Hohenzollern-Sigmaringen the Third"
+    for variant in ("standard", "minigam"):
+        root = parse(board(Position.start(variant), names={"white": long, "black": "B"}))
+        white, black = elements(root, "name")
+        assert white.text and white.text.endswith("\u2026") and long.startswith(white.text[:-1])
+        assert len(white.text) > 25 and black.text == "B"
+
+
+# ---------------------------------------------------------------------------------------------
+# Dice
+
+
+def dice_of(svg: str) -> list[tuple[str, str, str]]:
+    return [(e.get("data-die"), e.get("data-value"), e.get("data-used"))  # type: ignore[misc]
+            for e in elements(parse(svg), "die")]
+
+
+def test_dice_states() -> None:
+    pos = POSITIONS["standard_start"]
+    assert dice_of(board(pos)) == []
+    assert dice_of(board(pos, dice=(6, 5))) == [("0", "6", "0"), ("1", "5", "0")]
+    assert dice_of(board(pos, dice="6-5", dice_left=[5])) == [("0", "6", "1"), ("1", "5", "0")]
+    assert dice_of(board(pos, dice=(6, 5), dice_left=[])) == [("0", "6", "1"), ("1", "5", "1")]
+    assert dice_of(board(pos, dice=(3, 3), dice_left=[3])) == [
+        ("0", "3", "1"), ("1", "3", "1"), ("2", "3", "1"), ("3", "3", "0")]
+    named = board(POSITIONS["mexican_start"], dice=(1, 2), named_double=4, dice_left=[4, 4])
+    assert dice_of(named) == [("0", "4", "1"), ("1", "4", "1"), ("2", "4", "0"), ("3", "4", "0")]
+    mex = elements(parse(named), "mexican")
+    assert [e.get("data-value") for e in mex] == ["1", "2"] and all(e.get("data-used") == "1" for e in mex)
+    # The named doubles may also be given as the dice themselves.
+    assert dice_of(board(POSITIONS["mexican_start"], dice=(4, 4), named_double=4)) == dice_of(
+        board(POSITIONS["mexican_start"], dice=(2, 1), named_double=4))
+    assert not elements(parse(board(pos, dice=(6, 5))), "reroll")
+    assert elements(parse(board(pos, dice=(6, 6), dice_left=[], reroll_due=True)), "reroll")
+
+
+def test_dice_are_drawn_in_the_movers_colour_and_half() -> None:
+    w = parse(board(Position.start("standard", turn="white"), dice=(6, 5)))
+    b = parse(board(Position.start("standard", turn="black"), dice=(6, 5)))
+    dw = [e for e in elements(w, "die")][0].find(NS + "rect")
+    db = [e for e in elements(b, "die")][0].find(NS + "rect")
+    assert dw is not None and db is not None
+    assert float(dw.get("x")) > float(db.get("x"))  # type: ignore[arg-type]
+    assert dw.get("fill") != db.get("fill")
+
+
+@pytest.mark.parametrize("kw", [
+    {"dice": (6, 5), "dice_left": [4]},
+    {"dice": (6, 5), "dice_left": [6, 6]},
+    {"dice": (6, 5), "named_double": 3},
+    {"dice": (1, 2), "named_double": 7},
+    {"dice_left": [3]},
+    {"dice": (0, 5)},
+    {"dice": "banana"},
+    {"dice": (6, 5), "dice_left": ["x"]},
+    {"dice": (6, 5), "dice_left": 5},
+])
+def test_bad_dice_raise(kw: dict) -> None:
+    with pytest.raises(DiceError):
+        board(POSITIONS["standard_start"], **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Annotations
+
+
+def test_selected_targets_highlight() -> None:
+    pos = POSITIONS["standard_bar_trays"].with_turn("white")
+    root = parse(board(pos, selected=25, targets=[21, 17, 0], highlight=[6, 5]))
+    assert len(elements(root, "selected")) == 1
+    assert len([e for e in elements(root, "target") if e.tag == NS + "rect"]) == 4  # 3 tints + tray
+    assert len(elements(root, "highlight")) == 2
+    sel = elements(root, "selected")[0]
+    bar = [e for e in elements(root, "checker") if e.get("data-bar") == "white"][0]
+    assert (sel.get("cx"), sel.get("cy")) == (bar.get("cx"), bar.get("cy"))
+    for bad in ({"selected": 26}, {"targets": [-1]}, {"highlight": ["6"]}):
+        with pytest.raises(BackgammonError):
+            board(pos, **bad)  # type: ignore[arg-type]
+
+
+def test_target_ring_on_a_blot_and_on_an_own_point() -> None:
+    pos = Position.from_string("standard/w/24,13x4,8x3,7x2,6x4,4/24,20,13x4,8x2,6x4,5x2")
+    root = parse(board(pos, targets=[5, 4]))
+    rings = [e for e in elements(root, "target") if e.tag == NS + "circle"]
+    chk = elements(root, "checker")
+    # White's 5 holds a black blot (Black's 20): the ring sits on it. White's 4 holds one White
+    # checker: the ring sits above it.
+    blot = [e for e in chk if e.get("data-point") == "5"][0]
+    assert any((r.get("cx"), r.get("cy")) == (blot.get("cx"), blot.get("cy")) for r in rings)
+    own = [e for e in chk if e.get("data-point") == "4"][0]
+    assert any(r.get("cx") == own.get("cx") and r.get("cy") != own.get("cy") for r in rings)
+
+
+def test_arrows_from_steps_pairs_text_and_plays() -> None:
+    pos = Position.start("standard")
+    play = legal_plays(pos, (6, 5)).find("24/13")
+    by_play = board(pos, arrows=[play])
+    by_steps = board(pos, arrows=list(play.steps))
+    by_pairs = board(pos, arrows=[(24, 18), (18, 13)])
+    by_text = board(pos, arrows="24/18/13")
+    arrows = [elements(parse(s), "arrow") for s in (by_play, by_steps, by_pairs, by_text)]
+    assert all(len(a) == 4 for a in arrows)  # line + head per step
+    assert all([e.attrib for e in a] == [e.attrib for e in arrows[0]] for a in arrows)
+    with pytest.raises(BackgammonError):
+        board(pos, arrows=[(25, 30)])
+    with pytest.raises(BackgammonError):
+        board(pos, arrows=[object()])
+
+
+def test_black_arrows_go_the_other_way() -> None:
+    pos = Position.start("standard", turn="black")
+    root = parse(board(pos, arrows=["13/7"]))
+    line = [e for e in elements(root, "arrow") if e.tag == NS + "line"][0]
+    # Black's 13 is White's 12 (bottom left), Black's 7 is White's 18 (top left): it goes up.
+    assert float(line.get("y2")) < float(line.get("y1"))  # type: ignore[arg-type]
+    mini = Position("minigam", [2, -1, 3, 0, -3, 1], bar=(1, 2), off=(1, 2), turn="black")
+    r = parse(board(mini, arrows=["5/3"]))
+    ln = [e for e in elements(r, "arrow") if e.tag == NS + "line"][0]
+    assert float(ln.get("x2")) > float(ln.get("x1"))  # type: ignore[arg-type]  # Black moves right
+    w = parse(board(mini.with_turn("white"), arrows=["3/1"]))
+    ln = [e for e in elements(w, "arrow") if e.tag == NS + "line"][0]
+    assert float(ln.get("x2")) < float(ln.get("x1"))  # type: ignore[arg-type]  # White moves left
+
+
+def test_lastmove_is_replayed_backwards() -> None:
+    before = Position.start("standard")
+    play = legal_plays(before, (3, 1)).find("8/5 6/5")
+    after = play.position.with_turn("black")
+    root = parse(board(after, lastmove=play))
+    assert len(elements(root, "lastmove")) == 4
+    # Steps without a Play are read in the numbering of the player who just moved (White here).
+    same = parse(board(after, lastmove="8/5 6/5"))
+    assert [e.attrib for e in elements(same, "lastmove")] == [e.attrib for e in elements(root, "lastmove")]
+    ends = {(e.get("x2"), e.get("y2")) for e in elements(root, "lastmove") if e.tag == NS + "line"}
+    assert len(ends) == 2
+
+
+def test_bear_off_and_bar_arrows_reach_the_tray_and_leave_the_bar() -> None:
+    pos = Position("standard", [2, 2] + [0] * 21 + [-15], off=(11, 0))
+    root = parse(board(pos, arrows=["2/off 1/off"]))
+    tray = areas(root)[("data-off", "white")]
+    heads = [e for e in elements(root, "arrow") if e.tag == NS + "polygon"]
+    for h in heads:
+        x, y = map(float, h.get("points").split()[0].split(","))  # type: ignore[union-attr]
+        assert tray[0] <= x <= tray[2] and tray[1] <= y <= tray[3]
+    pos = POSITIONS["standard_bar_trays"]  # Black to move with two on the bar
+    root = parse(board(pos, arrows=["bar/22"]))
+    bar = areas(root)[("data-bar", "black")]
+    line = [e for e in elements(root, "arrow") if e.tag == NS + "line"][0]
+    assert bar[0] <= float(line.get("x1")) <= bar[2]  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------
+# API shape
+
+
+def test_api_is_keyword_only_without_mutable_defaults() -> None:
+    sig = inspect.signature(board)
+    params = list(sig.parameters.values())
+    assert params[0].name == "position"
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:])
+    for p in params[1:]:
+        assert not isinstance(p.default, (list, dict, set)), p.name
+    with pytest.raises(TypeError):
+        board(Position.start("standard"), "black")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        board("standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")  # type: ignore[arg-type]
+    for bad in ({"orientation": "north"}, {"theme": "neon"}, {"size": 0}, {"names": {"red": "x"}}):
+        with pytest.raises(BackgammonError):
+            board(Position.start("standard"), **bad)  # type: ignore[arg-type]
+
+
+def test_size_and_notebook_hooks(tmp_path: Path) -> None:
+    pos = Position.start("minigam")
+    pic = board(pos, size=300)
+    root = parse(pic)
+    assert root.get("width") == "300"
+    vb = [float(x) for x in root.get("viewBox").split()]  # type: ignore[union-attr]
+    assert int(root.get("height")) == round(300 * vb[3] / vb[2])  # type: ignore[arg-type]
+    assert "width" not in parse(board(pos, size=None)).attrib
+    assert pic._repr_svg_() == str(pic)
+    assert pos._repr_svg_() == board(pos)
+    out = pic.save(tmp_path / "b.svg")
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<?xml") and ET.fromstring(text.split("\n", 1)[1]) is not None
+
+
+def test_core_does_not_import_the_renderer() -> None:
+    code = ("import sys, backgammon_lab, backgammon_lab.game; "
+            "print('backgammon_lab.svg' in sys.modules, 'svgwrite' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line hooks
+
+
+def run_render(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    add_render_arguments(parser)
+    return render_command(parser.parse_args(argv))
+
+
+def test_render_command_writes_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "board.svg"
+    code = run_render(["standard/b/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "-o", str(out),
+                       "--orientation", "black", "--theme", "dark", "--size", "320", "--caption", "A & B",
+                       "--dice", "6-5", "--dice-left", "5", "--arrows", "13/7", "--targets", "7,0",
+                       "--white-name", "W", "--black-name", "<B>", "--id-prefix", "cli"])
+    assert code == 0
+    root = ET.fromstring(out.read_text(encoding="utf-8").split("\n", 1)[1])
+    assert root.get("id") == "cli" and root.get("width") == "320"
+    assert root.get("data-orientation") == "black"
+    assert [e.text for e in elements(root, "caption")] == ["A & B"]
+    pos = Position.from_string("standard/b/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
+    same = board(pos, orientation="black", theme="dark", size=320, caption="A & B", dice=(6, 5),
+                 dice_left=[5], arrows=["13/7"], targets=[7, 0], names={"white": "W", "black": "<B>"},
+                 id_prefix="cli")
+    assert out.read_text(encoding="utf-8") == '<?xml version="1.0" encoding="utf-8"?>\n' + same + "\n"
+
+
+def test_render_command_stdout_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_render(["minigam/w/barx8/barx8", "--named-double", "3", "--dice", "1-2", "--reroll"]) == 0
+    assert capsys.readouterr().out.startswith("<svg")
+    assert run_render(["not a position"]) == 2
+    assert "error" in capsys.readouterr().err
+    assert run_render(["minigam/w/barx8/barx8", "--dice", "9-9"]) == 2
+    assert run_render(["minigam/w/barx8/barx8", "--targets", "x"]) == 2
+
+
+def test_cli_main_renders_when_wired(tmp_path: Path) -> None:
+    cli = pytest.importorskip("backgammon_lab.cli")
+    out = tmp_path / "m.svg"
+    code = cli.main(["render", "minigam/w/barx8/barx8", "-o", str(out)])
+    assert code == 0 and out.read_text(encoding="utf-8").startswith("<?xml")
+
+
+# ---------------------------------------------------------------------------------------------
+# Docs pictures
+
+
+def load_make_pictures():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("make_pictures", ROOT / "docs" / "make_pictures.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_docs_pictures_are_fresh() -> None:
+    mod = load_make_pictures()
+    stale = []
+    for name, make in mod.PICTURES.items():
+        path = ROOT / "docs" / "pictures" / f"{name}.svg"
+        if not path.exists() or path.read_text(encoding="utf-8") != mod.file_text(make()):
+            stale.append(name)
+    assert not stale, f"run `python docs/make_pictures.py`: stale pictures {stale}"
+    doc = (ROOT / "docs" / "rendering.md").read_text(encoding="utf-8")
+    for name in mod.PICTURES:
+        assert f"pictures/{name}.svg" in doc
