@@ -576,7 +576,7 @@ class Game:
         from .svg import board
 
         st = self.state
-        return board(st.position, dice=st.dice.dice if st.dice else None, dice_left=self.dice_left or None,
+        return board(st.position, dice=st.dice.dice if st.dice else None, dice_left=self.dice_left if st.phase == "play" else None,
                      named_double=st.dice.first if st.named and st.dice else None,
                      reroll_due=st.phase == "roll" and bool(self._index) and
                      self._states[self._index - 1].player == st.player)._repr_svg_()
