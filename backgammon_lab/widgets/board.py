@@ -303,22 +303,28 @@ class BoardWidget(anywidget.AnyWidget):
             self.redraw()
 
     def _on_clicked(self, change: dict[str, Any]) -> None:
+        played = False
         try:
-            click, why = normalize_click(change["new"], self.position.variant.points)
-            if click is None:
-                self.message = why
-                return
-            for handler in list(self._click_handlers):
-                if handler(click):
+            # One message to the browser for the picture, its facts and the feedback line.
+            with self.hold_sync():
+                click, why = normalize_click(change["new"], self.position.variant.points)
+                if click is None:
+                    self.message = why
                     return
-            if self._game is not None:
-                self._play_click(click)
+                for handler in list(self._click_handlers):
+                    if handler(click):
+                        return
+                if self._game is not None:
+                    played = self._play_click(click)
+            if played:  # the board is sent first; then the host catches up (controls, bot)
+                for handler in list(self._move_handlers):
+                    handler()
         except Exception as e:  # noqa: BLE001 - a click must never raise in the kernel
             self.last_error = f"{type(e).__name__}: {e}"
             self.message = f"That click could not be handled ({type(e).__name__}: {e})."
 
-    def _play_click(self, click: dict[str, Any]) -> None:
-        """Interpret a click on a game: select, play a step, clear, or explain."""
+    def _play_click(self, click: dict[str, Any]) -> bool:
+        """Interpret a click on a game: select, play a step, clear, or explain. True if a step was played."""
         game = self._game
         assert game is not None
         ph = game.phase
@@ -331,7 +337,7 @@ class BoardWidget(anywidget.AnyWidget):
                 "name": "First name the doubles to play.",
                 "over": f"The game is over: {str(game.winner).capitalize()} has won.",
             }.get(ph, f"Nothing to click now (phase {ph}).")
-            return
+            return False
         pos = game.position
         mover = pos.turn
         n = pos.variant.points
@@ -340,11 +346,11 @@ class BoardWidget(anywidget.AnyWidget):
             self._selected = None
             self.message = ""
             self.redraw()
-            return
+            return False
         if kind == "die":
             self.message = (f"Dice left: {', '.join(map(str, game.dice_left))}. Click a checker, "
                             "then where it goes.")
-            return
+            return False
         if kind == "point":
             target = _mover_point(value, mover, n)
         elif kind == "bar":
@@ -352,14 +358,14 @@ class BoardWidget(anywidget.AnyWidget):
                 self._selected = None
                 self.message = f"That is {value.capitalize()}'s bar; it is {mover.capitalize()}'s turn."
                 self.redraw()
-                return
+                return False
             target = n + 1
         else:  # off
             if value != mover:
                 self._selected = None
                 self.message = f"That is {value.capitalize()}'s tray; {mover.capitalize()} bears off into its own."
                 self.redraw()
-                return
+                return False
             target = 0
         steps = self._legal_steps()
         sel = self.selected
@@ -367,12 +373,12 @@ class BoardWidget(anywidget.AnyWidget):
             chosen = sorted((s for s in steps if s.start == sel and s.end == target), key=lambda s: s.die)
             if chosen:
                 self._play(chosen[0])
-                return
+                return True
             if target == sel:
                 self._selected = None
                 self.message = ""
                 self.redraw()
-                return
+                return False
         if target != 0 and any(s.start == target for s in steps):
             self._selected = target
             self._selected_at = game.index
@@ -381,10 +387,11 @@ class BoardWidget(anywidget.AnyWidget):
             name = "The bar" if target == n + 1 else f"Point {target}"
             self.message = f"{name} selected: it can go to {where}."
             self.redraw()
-            return
+            return False
         self.message = self._explain(target, sel)
         self._selected = None
         self.redraw()
+        return False
 
     def _play(self, step: Step) -> None:
         game = self._game
@@ -394,8 +401,6 @@ class BoardWidget(anywidget.AnyWidget):
         self._selected = None
         self.message = f"Played {step.text(n)}."
         self.redraw()
-        for handler in list(self._move_handlers):
-            handler()
 
     def _explain(self, target: int, sel: int | None) -> str:
         """Why a click at ``target`` (mover's numbering) neither selects nor plays."""

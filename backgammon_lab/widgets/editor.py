@@ -48,8 +48,9 @@ class PositionEditor(w.VBox):
     """Set up a position by clicking; export it as JSON, a position string or a Position ID.
 
     >>> ed = PositionEditor(variant="minigam")
+    >>> ed.bar_white.value = 6                # two White checkers unplaced (counted as off)
     >>> ed.board.click("point", 3); ed.position.to_string()
-    'minigam/w/barx8,3/barx8'
+    'minigam/w/barx6,3,off/barx8'
 
     ``editor.position`` is the position built (unplaced checkers counted as off), ``editor.dice``
     the dice set (a :class:`~backgammon_lab.position.Roll` or None); :meth:`to_game` starts a

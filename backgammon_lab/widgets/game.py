@@ -143,20 +143,20 @@ class GameWidget(w.VBox):
         self.name_box = w.VBox([w.HTML("<b>Name the doubles to play:</b>"),
                                 w.HBox(self.name_buttons, layout=w.Layout(flex_flow="row wrap"))])
         self.plays_hint = w.HTML()
-        self.plays_list = w.Select(options=[], rows=8, layout=w.Layout(width="320px"))
-        self.play_button = _button("Play", "Play the play chosen in the list")
+        self.plays_list = w.Select(options=[], rows=8, layout=w.Layout(width="95%"))
+        self.play_button = _button("Play", "Play the play chosen in the list", width="95%")
         self.plays_box = w.VBox([self.plays_hint, self.plays_list, self.play_button])
         self.messages = w.HTML()
         side = w.VBox([self.status, self.roll_box, self.choice_box, self.name_box, self.plays_box,
-                       self.messages], layout=w.Layout(min_width="330px", padding="0 0 0 12px"))
+                       self.messages], layout=w.Layout(width="380px", padding="0 0 0 12px"))
 
         # history and record
         self.history_slider = w.IntSlider(value=0, min=0, max=0, description="Move",
                                           continuous_update=False, layout=w.Layout(width="360px"))
-        self.first_button = _button("⏮", "Go to the start")
+        self.first_button = _button("Start", "Go to the start")
         self.back_button = _button("◀", "One action back")
         self.forward_button = _button("▶", "One action forward")
-        self.last_button = _button("⏭", "Go to the latest action")
+        self.last_button = _button("End", "Go to the latest action")
         history = w.HBox([self.first_button, self.back_button, self.history_slider, self.forward_button,
                           self.last_button])
         self.record = w.HTML()
@@ -369,7 +369,7 @@ class GameWidget(w.VBox):
         self._busy = True
         try:
             self.board.redraw()
-            self.status.value = f"<b>{html.escape(self._status_text())}</b>"
+            self.status.value = f"<b data-role='status'>{html.escape(self._status_text())}</b>"
             bot_turn = self._bot_to_act()
             _show(self.roll_box, ph in ("opening", "roll") or bot_turn)
             self.roll_button.description = "Let the bot play" if bot_turn else "Roll"
@@ -389,7 +389,7 @@ class GameWidget(w.VBox):
             self.history_slider.value = g.index
             self.messages.value = self._messages_html()
             rec = g.text_record()
-            self.record.value = ("<details open><summary>Game record</summary><pre style='max-height:14em;"
+            self.record.value = ("<details open><summary>Game record</summary><pre data-role='record' style='max-height:14em;"
                                  f"overflow:auto;margin:0'>{html.escape(rec)}</pre></details>")
         finally:
             self._busy = False

@@ -1,0 +1,269 @@
+"""The widgets in a real JupyterLab, driven by headless Chromium through Playwright.
+
+A temporary directory holds a small notebook written here (never the repository's notebooks:
+JupyterLab autosaves); JupyterLab serves it on a free loopback port with throw-away config, data,
+runtime and IPython directories. The test runs the notebook, plays the opening of a Mexican game by
+clicking checkers and destinations, names doubles, plays them, then edits a position in the editor,
+checking after each step what the board shows through the DOM's data attributes. Screenshots go
+to ``artifacts/browser/``.
+
+``JupyterLab`` and ``open_notebook`` are reused by ``benchmarks/widget_latency.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts" / "browser"
+WIDGET = ".bgl-board-widget"
+
+
+# -- JupyterLab in a subprocess -----------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def write_notebook(path: Path, cells: list[str]) -> Path:
+    """Write a notebook of code cells (no outputs) to ``path``."""
+    nb = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": f"cell-{i}", "metadata": {},
+                   "outputs": [], "source": src} for i, src in enumerate(cells)],
+        "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                    "name": "python3"}},
+        "nbformat": 4, "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    return path
+
+
+class JupyterLab:
+    """A JupyterLab server on a free port serving a temporary directory; use as a context manager.
+
+    ``server_config`` is the text of a ``jupyter_server_config.py`` for this server only (empty:
+    none, the stock server).
+    """
+
+    def __init__(self, server_config: str = "") -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="bgl-lab-")
+        base = Path(self._tmp.name)
+        self.root = base / "notebooks"
+        self.root.mkdir()
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ)
+        for key, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
+                         ("JUPYTER_RUNTIME_DIR", "runtime"), ("IPYTHONDIR", "ipython")):
+            (base / sub).mkdir()
+            env[key] = str(base / sub)
+        env.pop("ANYWIDGET_HMR", None)
+        settings = base / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
+        settings.mkdir(parents=True)
+        (settings / "notification.jupyterlab-settings").write_text(
+            json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
+        if server_config:
+            (base / "config" / "jupyter_server_config.py").write_text(server_config, encoding="utf-8")
+        self._env = env
+        self._log = (base / "lab.log").open("wb")
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> JupyterLab:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+             "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.port_retries=0",
+             f"--ServerApp.port={self.port}", f"--ServerApp.root_dir={self.root}", "--allow-root"],
+            env=self._env, stdout=self._log, stderr=subprocess.STDOUT, cwd=self.root)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/status", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.__exit__(None, None, None)
+                raise RuntimeError("JupyterLab did not start; see its log")
+            time.sleep(0.2)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+        self._tmp.cleanup()
+
+
+def open_notebook(page: Any, lab: JupyterLab, name: str, widgets: int, timeout: float = 60_000) -> None:
+    """Open ``name``, wait for an idle kernel, run all cells, wait for ``widgets`` board widgets."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{lab.url}/lab/tree/{name}?reset")
+    expect(page.get_by_text("Python 3 (ipykernel) | Idle")).to_be_visible(timeout=timeout)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel").get_by_text(
+        "Run All Cells", exact=True).click()
+    expect(page.locator(WIDGET)).to_have_count(widgets, timeout=timeout)
+
+
+# -- the test ----------------------------------------------------------------------------------
+NOTEBOOK = [
+    "import backgammon_lab\nfrom backgammon_lab.widgets import PositionEditor",
+    'gw = backgammon_lab.play("mexican", seed=7)\ngw',
+    'ed = PositionEditor(variant="mexican")\ned',
+]
+
+
+@pytest.fixture(scope="module")
+def lab() -> Any:
+    pytest.importorskip("playwright")
+    pytest.importorskip("jupyterlab")
+    with JupyterLab() as server:
+        write_notebook(server.root / "widgets.ipynb", NOTEBOOK)
+        yield server
+
+
+def _shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1400, "height": 1100})
+    open_notebook(page, lab, "widgets.ipynb", widgets=2)
+    game_out = page.locator(".jp-OutputArea-output").filter(has=page.locator(WIDGET)).nth(0)
+    board = page.locator(WIDGET).nth(0)
+    message = board.locator("[data-role=message]")
+
+    def checker_count(b: Any, colour: str, point: int) -> Any:
+        return b.locator(f'circle.checker[data-color="{colour}"][data-point="{point}"]')
+
+    def click_point(b: Any, point: int) -> None:
+        """Click a point's area, as a user does (a checker on top takes the click: same point)."""
+        b.locator(f'rect.point[data-point="{point}"]').click(force=True)
+
+    expect(board).to_have_attribute("data-phase", "opening")
+    expect(checker_count(board, "white", 13)).to_have_count(5)
+    _shot(page, "01-opening")
+
+    # The opening roll, set by hand: White 2, Black 1. White keeps the Mexican.
+    game_out.get_by_placeholder("dice by hand, e.g. 3-1").fill("2-1")
+    game_out.get_by_role("button", name="Roll", exact=True).click()
+    expect(board).to_have_attribute("data-phase", "choice")
+    game_out.get_by_role("button", name="Keep 2-1").click()
+    expect(board).to_have_attribute("data-phase", "play")
+    expect(board.locator("[data-die]")).to_have_count(2)
+
+    # A checker that cannot move: the engine's reason appears under the board.
+    board.locator('circle.checker[data-point="13"]').last.click()
+    expect(message).to_contain_text("held by 5 opposing checkers")
+
+    # Select the 6-point: its legal destination (5) is marked; play the 1 there.
+    board.locator('circle.checker[data-point="6"]').last.click()
+    expect(board).to_have_attribute("data-selected", "6")
+    expect(board).to_have_attribute("data-targets", "5")
+    expect(board.locator(".selected")).to_have_count(1)
+    expect(board.locator("circle.target")).to_have_count(1)
+    _shot(page, "02-selected")
+    click_point(board, 5)
+    expect(checker_count(board, "white", 5)).to_have_count(1)
+    expect(checker_count(board, "white", 6)).to_have_count(4)
+    expect(board).to_have_attribute("data-dice-left", "2")
+    expect(board.locator('[data-die][data-used="1"]')).to_have_count(1)
+
+    # Clicking elsewhere clears a selection.
+    board.locator('circle.checker[data-point="13"]').last.click()
+    expect(board).to_have_attribute("data-selected", "13")
+    board.locator("svg > rect").first.click(position={"x": 5, "y": 5}, force=True)
+    expect(board).to_have_attribute("data-selected", "")
+
+    # The 2: 13/11. Both dice played: name doubles.
+    board.locator('circle.checker[data-point="13"]').last.click()
+    expect(board).to_have_attribute("data-targets", "11")
+    click_point(board, 11)
+    expect(board).to_have_attribute("data-phase", "name")
+    expect(game_out.locator("[data-role=rules]")).to_contain_text("A Mexican! White names any doubles to play.")
+    _shot(page, "03-name-doubles")
+    game_out.get_by_role("button", name="3-3: in full").click()
+    expect(board).to_have_attribute("data-phase", "play")
+    expect(board.locator('[data-die][data-value="3"]')).to_have_count(4)
+    expect(board.locator(".mexican")).to_have_count(2)
+
+    # The four named 3s by clicks; all played, so White rolls again.
+    for start, end in ((13, 10), (13, 10), (24, 21), (24, 21)):
+        board.locator(f'circle.checker[data-point="{start}"]').last.click()
+        expect(board).to_have_attribute("data-selected", str(start))
+        click_point(board, end)
+        expect(board).to_have_attribute("data-selected", "")
+    expect(board).to_have_attribute("data-phase", "roll")
+    expect(board).to_have_attribute("data-turn", "white")
+    expect(checker_count(board, "white", 10)).to_have_count(2)
+    expect(checker_count(board, "white", 21)).to_have_count(2)
+    expect(checker_count(board, "white", 24)).to_have_count(0)
+    expect(board.locator(".reroll")).to_have_count(1)
+    expect(game_out.locator("[data-role=status]")).to_have_text("White to roll again.")
+    expect(game_out.locator("[data-role=record]")).to_contain_text("White names 3-3.")
+    expect(board).to_have_attribute(
+        "data-position", "mexican/w/21x2,13x2,11,10x2,8x3,6x4,5/24x2,13x5,8x3,6x5")
+    # A click while a roll is due changes nothing and says so.
+    board.locator('circle.checker[data-point="6"]').last.click()
+    expect(message).to_contain_text("White rolls first.")
+    _shot(page, "04-roll-again")
+
+    # Undo takes back the last step.
+    game_out.get_by_role("button", name="Undo").click()
+    expect(board).to_have_attribute("data-phase", "play")
+    expect(checker_count(board, "white", 21)).to_have_count(1)
+
+    # The editor: clear the board, add White checkers, refuse Black on a White point, add Black.
+    ed_out = page.locator(".jp-OutputArea-output").filter(has=page.locator(WIDGET)).nth(1)
+    ed_board = page.locator(WIDGET).nth(1)
+    ed_msg = ed_board.locator("[data-role=message]")
+    ed_out.scroll_into_view_if_needed()
+    ed_out.get_by_role("button", name="Clear board").click()
+    expect(ed_board).to_have_attribute("data-position", "mexican/w/offx15/offx15")
+    for k in range(1, 4):
+        click_point(ed_board, 6)
+        expect(checker_count(ed_board, "white", 6)).to_have_count(k)
+    ed_out.locator(".widget-toggle-buttons").filter(has_text="Checker").get_by_role(
+        "button", name="Black").click()
+    click_point(ed_board, 6)
+    expect(ed_msg).to_contain_text("both colours on a point")
+    expect(checker_count(ed_board, "white", 6)).to_have_count(3)
+    click_point(ed_board, 19)
+    expect(checker_count(ed_board, "black", 19)).to_have_count(1)
+    ed_board.locator('rect.bar[data-bar="black"]').click(force=True)
+    expect(ed_board).to_have_attribute("data-position", "mexican/w/6x3,offx12/bar,6,offx13")
+    for k in range(2, 6):
+        click_point(ed_board, 19)
+        expect(checker_count(ed_board, "black", 19)).to_have_count(k)
+    click_point(ed_board, 19)
+    expect(ed_msg).to_contain_text("sixth checker")
+    expect(checker_count(ed_board, "black", 19)).to_have_count(5)
+    ed_out.locator(".widget-toggle-buttons").filter(has_text="To move").get_by_role(
+        "button", name="Black").click()
+    expect(ed_board).to_have_attribute("data-turn", "black")
+    ed_out.get_by_role("button", name="Export").click()
+    expect(ed_out.locator("textarea")).to_have_value("mexican/b/6x3,offx12/bar,6x5,offx9")
+    _shot(page, "05-editor")
