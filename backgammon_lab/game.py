@@ -204,13 +204,37 @@ class Game:
         ph = self.state.phase
         if ph == "play":
             if self.state.steps:
-                return [p for p in self.legal_plays() if p.steps[: len(self.state.steps)] == self.state.steps]
+                # The plays that complete the steps clicked so far (compared by resulting position:
+                # a play keeps one path of steps, which need not begin with the clicked ones).
+                reach = self._completions()
+                return [p for p in self.legal_plays() if p.position in reach]
             return list(self.legal_plays())
         if ph == "choice":
             return ["keep", "reroll"]
         if ph == "name":
             return [1, 2, 3, 4, 5, 6]
         return []
+
+    def _completions(self) -> set[Position]:
+        """The positions that the steps clicked so far can still lead to (phase ``play``)."""
+        st = self.state
+        start = self._turn_start()
+        out: set[Position] = set()
+        seen: set[tuple[Position, tuple[int, ...]]] = set()
+
+        def rec(steps: tuple[Step, ...], pos: Position) -> None:
+            key = (pos, tuple(sorted(s.die for s in steps)))  # the future depends on these only
+            if key in seen:
+                return
+            seen.add(key)
+            nxt = legal_steps(start, st.dice, steps)
+            if not nxt:
+                out.add(pos)
+            for s in nxt:
+                rec(steps + (s,), apply_steps(start, st.dice, steps + (s,)))
+
+        rec(st.steps, st.position)
+        return out
 
     def _turn_start(self) -> Position:
         st = self.state
