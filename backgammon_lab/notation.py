@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import IllegalMoveError, NotationError, PositionError
+from .errors import IllegalMoveError, NotationError, PositionError, VariantError
 from .position import BLACK, WHITE, Player, Position, Step
 from .variants import Variant, find_variant
 
@@ -110,7 +110,10 @@ def _variant_from_field(field: str, text: str) -> Variant:
             options[k.strip()] = json.loads(val)
         except json.JSONDecodeError:
             raise NotationError(f"bad variant option value {val!r} in {text!r}") from None
-    return find_variant(name, **options)
+    try:
+        return find_variant(name, **options)
+    except VariantError as e:
+        raise VariantError(f"{e} (in {text!r})") from None
 
 
 def position_from_string(text: str) -> Position:
