@@ -304,6 +304,28 @@ def test_minigam_turns_enter_from_bar() -> None:
     assert gw.game.position.bar[0] == 7
 
 
+def test_bear_off_by_clicking_the_tray() -> None:
+    pos = Position.from_string("standard/w/2x3,1x2,offx10/20x15")
+    gw = GameWidget(position=pos)
+    roll(gw, "6-5")
+    click(gw.board, "point", 2)
+    assert gw.board.targets() == [0]
+    assert checkers(gw.board, "white", off="white") == 10
+    click(gw.board, "off", "white")
+    assert gw.game.position.off[0] == 11 and checkers(gw.board, "white", off="white") == 11
+    assert gw.game.state.steps[0].die == 5  # the smaller die that reaches off
+    play_step(gw, 2, 0)
+    assert gw.game.current_player == "black" and gw.game.position.off[0] == 12
+
+
+def test_bot_as_white() -> None:
+    gw = GameWidget("minigam", seed=8, opponent="random", bot_player="white")
+    assert 'data-orientation="black"' in gw.board.svg
+    roll(gw, "5-2")  # White (the bot) wins the opening and plays at once
+    assert gw.game.current_player == "black" and gw.game.phase == "roll"
+    assert "White plays" in gw.messages.value
+
+
 # -- undo, redo, history -------------------------------------------------------------------------
 def test_undo_redo_and_history_slider() -> None:
     gw = GameWidget("mexican", seed=7)

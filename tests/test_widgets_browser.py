@@ -135,8 +135,12 @@ NOTEBOOK = [
 
 @pytest.fixture(scope="module")
 def lab() -> Any:
+    from conftest import chromium_path
+
     pytest.importorskip("playwright")
     pytest.importorskip("jupyterlab")
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
     with JupyterLab() as server:
         write_notebook(server.root / "widgets.ipynb", NOTEBOOK)
         yield server
