@@ -18,8 +18,9 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from backgammon_lab import Position, find_variant, legal_plays
+from backgammon_lab import Position, explain_step, find_variant, legal_plays, legal_steps
 from backgammon_lab.game import Game
+from backgammon_lab.rules import apply_steps
 
 VARIANTS = ("standard", "mexican", "minigam")
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,6 +131,112 @@ def test_no_point_holds_both_colours_and_turn_unchanged(pos, dice):
         assert len(play.steps) == plays.length
         seen.add(r)
     assert len(seen) == len(plays)  # distinct resulting positions
+
+
+def reference_results(pos: Position, dice: tuple[int, int]) -> set[tuple[int, ...]]:
+    """An independent, plain re-statement of the move rules: the mover's-eye boards after each
+    legal play (see RULES.md and docs/rules/). Slow and simple on purpose."""
+    v = pos.variant
+    n, bar, home, cap = v.points, v.points + 1, v.home, v.stacking_cap
+
+    def open_for_me(b, t):
+        return b[t] >= -1 and (cap is None or b[t] < cap)
+
+    def steps(b, d):
+        out = []
+        if v.bar_first and b[bar] > 0:
+            sources = [bar]
+        else:
+            sources = [s for s in range(1, bar + 1) if b[s] > 0]
+        all_home = b[bar] == 0 and all(b[p] <= 0 for p in range(home + 1, n + 1))
+        for s in sources:
+            t = s - d
+            nb = list(b)
+            if t >= 1:
+                if not open_for_me(b, t):
+                    continue
+                nb[s] -= 1
+                if nb[t] == -1:
+                    nb[t] = 0
+                    nb[n + 2] += 1
+                nb[t] += 1
+            else:
+                if not all_home or s == bar:
+                    continue
+                higher = any(b[p] > 0 for p in range(s + 1, home + 1))
+                if not (t == 0 or (not v.exact_bear_off and not higher)):
+                    continue
+                nb[s] -= 1
+                nb[0] += 1
+            out.append((d, tuple(nb)))
+        return out
+
+    a, c = dice
+    lo, hi = min(a, c), max(a, c)
+    if a == c:
+        orders = [(a,) * 4]
+    elif v.low_die_first:
+        orders = [(lo, hi)]
+    else:
+        orders = [(hi, lo), (lo, hi)]
+    finals: dict[tuple[int, ...], set[tuple[int, ...]]] = {}  # board -> first dice used
+
+    def dfs(b, rest, used):
+        moves = steps(b, rest[0]) if rest else []
+        if not moves:
+            finals.setdefault(b, set()).add(used)
+            return
+        for d, nb in moves:
+            dfs(nb, rest[1:], used + (d,))
+
+    start = tuple(pos.board())
+    for order in orders:
+        dfs(start, order, ())
+    longest = max(len(u) for us in finals.values() for u in us)
+    best = {b for b, us in finals.items() if any(len(u) == longest for u in us)}
+    if longest == 1 and lo != hi and not v.low_die_first:
+        big = {b for b in best if (hi,) in finals[b]}
+        if big:
+            best = big
+    return best
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions, dice_st)
+def test_move_generator_matches_reference(pos, dice):
+    assume(not pos.is_over)
+    ours = {p.position.board() for p in legal_plays(pos, dice)}
+    assert ours == reference_results(pos, dice)
+
+
+@FAST
+@given(positions, dice_st)
+def test_legal_steps_lead_exactly_to_legal_plays(pos, dice):
+    """Clicking legal_steps to the end reaches every legal play's position and nothing else."""
+    assume(not pos.is_over)
+    plays = legal_plays(pos, dice)
+    assume(len(plays) <= 40)
+    reached: set[Position] = set()
+    seen = set()
+
+    def walk(done):
+        after = apply_steps(pos, dice, done) if done else pos
+        key = (after, tuple(sorted(s.die for s in done)))
+        if key in seen:
+            return
+        seen.add(key)
+        nxt = legal_steps(pos, dice, done)
+        if not nxt:
+            assert len(done) == plays.length
+            reached.add(after)
+        for s in nxt:
+            assert explain_step(pos, dice, done, s).legal
+            walk(done + [s])
+
+    walk([])
+    assert reached == set(plays.positions())
+    first = {p.steps[0] for p in plays if p.steps}
+    assert first <= set(legal_steps(pos, dice))
 
 
 @FAST
