@@ -180,9 +180,11 @@ def position_from_string(text: str) -> Position:
 # ---------------------------------------------------------------------------------------------
 # GNU Backgammon Position ID
 
-#: In the Position ID bit string the player on roll's 25 slots come first (GNU Backgammon manual,
-#: "A technical description of the Position ID"); checked against gnubg-nn in tests/test_peers.py.
-ID_ON_ROLL_FIRST = True
+#: Whose 25 slots come first in the Position ID bit string. The GNU Backgammon manual ("A technical
+#: description of the Position ID") says the player on roll; GNU Backgammon itself (checked with
+#: gnubg-nn's ``position_id`` on asymmetric boards, tests/test_peers.py) writes the player NOT on
+#: roll first. We follow the program, so IDs pasted between the two tools mean the same position.
+ID_ON_ROLL_FIRST = False
 
 
 def _id_players(pos_turn: Player) -> tuple[Player, Player]:
