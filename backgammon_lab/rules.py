@@ -473,7 +473,9 @@ def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], ste
     finals, maxlen = _legal(r, b0, d)
     b, used = _walk(r, b0, d, done)
     rests = _remaining(r, d, used) or ()
-    left = sorted({rest[0] for rest in rests if rest}) if len(done) < maxlen else []
+    # With no legal move at all (maxlen 0) the step is still judged against the first dice, so the
+    # explanation names the rule that blocks it (blocked point, five-checker cap, ...).
+    left = sorted({rest[0] for rest in rests if rest}) if len(done) < maxlen or not (maxlen or done) else []
     try:
         st = coerce_step(position, step, dice_left=left or list(d))
     except IllegalMoveError as e:
@@ -537,6 +539,8 @@ def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], ste
     options = _next_steps(r, b0, d, done, finals, maxlen)
     if st in options or any((o.start, o.end, o.die) == (st.start, st.end, st.die) for o in options):
         return Explanation("legal", f"{st.text(n)} is legal.")
+    if maxlen == 0:
+        return Explanation("play_complete", "No move is possible with this roll.")
     lo, hi = min(d), max(d)
     if lo != hi and maxlen == 1 and not r.low_first and st.die == lo:
         return Explanation("larger_die", f"Only one die can be played, so it must be the larger one, {hi}.")
