@@ -1,17 +1,20 @@
 """The board widget: the picture comes from :mod:`backgammon_lab.svg`, the browser reports clicks.
 
-:class:`BoardWidget` is an anywidget with three synced traits that matter:
+:class:`BoardWidget` is an anywidget with four synced traits:
 
 ``svg``
     The board picture, drawn in Python by :func:`backgammon_lab.svg.board` (the only renderer).
 ``clicked``
     Set by the browser on every click, e.g. ``{"kind": "point", "value": 13, "seq": 4}``:
     ``kind`` is ``"point"`` (``value``: White's point number 1..N), ``"bar"`` / ``"off"``
-    (``value``: ``"white"`` or ``"black"``), ``"die"`` (``value``: the die's index or number) or
+    (``value``: ``"white"`` or ``"black"``), ``"die"`` (``value``: the die's index, from 0) or
     ``"background"`` (a click on nothing clickable). ``seq`` is a counter, so two identical clicks
     in a row are still two changes of the trait. Anything else is ignored with a message.
 ``message``
     One line of feedback shown under the board (a selection, a rule's explanation, a refusal).
+``info``
+    Facts about the picture (position string, turn, phase, selection, targets, dice left) that the
+    browser copies onto the widget element as ``data-*`` attributes, for tests and tools.
 
 Attached to a :class:`~backgammon_lab.game.Game`, the board plays by clicks: click a checker (or
 the bar) to select it and see its legal destinations, click a destination to play that step, click
