@@ -115,6 +115,7 @@ class Game:
         self._states: list[GameState] = [replace(state, rng_state=self.rng.getstate())]
         self._actions: list[dict[str, Any]] = []
         self._index = 0
+        self._cache: dict[tuple[Position, tuple[int, int]], PlayList] = {}
         if dice is not None:
             self.roll(dice)
 
@@ -192,7 +193,17 @@ class Game:
         """The legal plays of the current dice (phase ``play``), whole plays from the turn's start."""
         st = self._need("play")
         assert st.dice is not None
-        return legal_plays(self._turn_start(), st.dice)
+        return self._plays(self._turn_start(), st.dice)
+
+    def _plays(self, position: Position, dice: Roll) -> PlayList:
+        """``legal_plays`` with a small cache: a turn asks for the same plays several times."""
+        key = (position, dice.dice)
+        pl = self._cache.get(key)
+        if pl is None:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            pl = self._cache[key] = legal_plays(position, dice)
+        return pl
 
     def legal_steps(self) -> list[Step]:
         """The next single steps that continue some legal play (phase ``play``)."""
@@ -304,9 +315,11 @@ class Game:
         st = self._need("play")
         start = self._turn_start()
         assert st.dice is not None
-        plays = legal_plays(start, st.dice)
+        plays = self._plays(start, st.dice)
         if isinstance(play, Play):
-            match = next((p for p in plays if p.position == play.position), None)
+            match = next((p for p in plays if p is play), None)
+            if match is None:
+                match = next((p for p in plays if p.position == play.position), None)
             if match is None:
                 raise IllegalMoveError(f"play {str(play)!r} is not legal with {st.dice} here",
                                        "illegal", "That play is not among the legal plays.")
@@ -341,7 +354,7 @@ class Game:
         steps = st.steps + (s,)
         pos = apply_steps(start, st.dice, steps)
         if not legal_steps(start, st.dice, steps):
-            match = next(p for p in legal_plays(start, st.dice) if p.position == pos)
+            match = next(p for p in self._plays(start, st.dice) if p.position == pos)
             base = self._states[self._index - len(st.steps)] if st.steps else st
             play = Play(steps, match.position)
             return self._push({"step": s.text(self.variant.points), "player": st.player, "completes": str(play)},
@@ -378,7 +391,7 @@ class Game:
 
     def _start_play(self, st: GameState, dice: Roll, named: bool, msgs: list[str]) -> GameState:
         pos = st.position
-        plays = legal_plays(pos, dice)
+        plays = self._plays(pos, dice)
         new = replace(st, phase="play", dice=dice, named=named, steps=())
         if plays.length == 0:
             v = self.variant
