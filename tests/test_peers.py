@@ -71,15 +71,10 @@ def test_standard_plays_equal_gnubg_for_every_roll_along_our_own_games() -> None
     assert checked > 1000
 
 
-def test_openspiel_agrees_where_its_doubles_rule_is_not_involved(samples: list) -> None:
-    """OpenSpiel enforces 'as many as possible' per half of a doubles turn (a peer bug, see
-    tests/peers.py); on non-doubles it must agree with us exactly."""
-    diffs = 0
-    for pos, dice in samples[:600]:
-        if dice[0] == dice[1]:
-            continue
-        diffs += _ours(pos, dice) != peers.openspiel_plays(pos, dice)
-    assert diffs == 0
+def test_standard_plays_equal_openspiel(samples: list) -> None:
+    """The second peer, on a part of the same sample (OpenSpiel's search is slower)."""
+    diffs = [(pos, dice) for pos, dice in samples[:600] if _ours(pos, dice) != peers.openspiel_plays(pos, dice)]
+    assert diffs == []
 
 
 def test_position_ids_equal_gnubg(samples: list) -> None:
