@@ -275,7 +275,7 @@ def parse_position(text: str, variant: str | Variant | None = None) -> Position:
     t = text.strip()
     if t.startswith("{"):
         return position_from_json(t)
-    if "/" not in t and len(t) < 512:
+    if len(t) < 4096 and "\n" not in t:
         try:
             p = Path(t)
             if p.is_file():
