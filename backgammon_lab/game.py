@@ -338,7 +338,9 @@ class Game:
             # A whole play replaces the steps clicked so far: go back to the turn's start.
             pass
         base = self._states[self._index - len(st.steps)] if st.steps else st
-        text = str(match)
+        # A typed move is recorded as typed (spaces normalised), so a loaded record saves unchanged:
+        # str(match) may write the same result in another order of steps (bar/4/3 for bar/6/3).
+        text = " ".join(play.split()) if isinstance(play, str) else str(match)
         return self._push({"play": text, "player": st.player},
                           self._finish_play(base, match), pop_steps=len(st.steps))
 
