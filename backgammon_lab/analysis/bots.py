@@ -1,0 +1,355 @@
+"""Bots: one interface, :meth:`Bot.choose(game) <Bot.choose>`, for every decision of every variant.
+
+A bot looks at a game (a :class:`backgammon_lab.game.Game`, or the lighter
+:class:`backgammon_lab.analysis.rollout.FastGame` the rollouts use) in a decision phase and returns
+the action :meth:`Game.apply` takes:
+
+=========  =========================================  ======================================
+phase      decision                                   action returned
+=========  =========================================  ======================================
+``play``   which legal play to make                   a :class:`~backgammon_lab.position.Play`
+``choice`` Mexican opening: keep the dice or re-roll  ``"keep"`` or ``"reroll"``
+``name``   Mexican: which doubles to name after 1-2   an int 1..6
+=========  =========================================  ======================================
+
+Bots:
+
+* :class:`RandomBot` -- uniformly random legal actions from its own seeded generator;
+* :class:`HeuristicBot` -- the play that scores best under :func:`evaluate`, a hand-made
+  evaluation with weights per variant (:data:`WEIGHTS`); for Mexican choices it looks one roll
+  ahead with the same evaluation;
+* :class:`PerfectMiniGamBot` -- the play with the highest exact winning chance from the solved
+  Mini-Gam table (:mod:`backgammon_lab.analysis.solve`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..game import ALL_ROLLS
+from ..position import Play, Position, Roll
+from ..rules import legal_boards
+from ..variants import Variant
+
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "HeuristicBot",
+    "PerfectMiniGamBot",
+    "Weights",
+    "WEIGHTS",
+    "evaluate",
+    "GameLike",
+]
+
+Board = tuple[int, ...]
+
+
+class GameLike(Protocol):
+    """What a bot reads from a game: :class:`~backgammon_lab.game.Game` has all of it."""
+
+    @property
+    def phase(self) -> str: ...  # noqa: D102
+
+    @property
+    def position(self) -> Position: ...  # noqa: D102
+
+    @property
+    def dice(self) -> Roll | None: ...  # noqa: D102
+
+    @property
+    def variant(self) -> Variant: ...  # noqa: D102
+
+    def legal_actions(self) -> list[Any]: ...  # noqa: D102
+
+
+class Bot:
+    """The interface: :meth:`choose` answers every decision; subclasses override the three
+    per-phase methods (defaults: the first legal play, keep, name 6-6)."""
+
+    name = "bot"
+
+    def choose(self, game: GameLike) -> Any:
+        """The action to take in ``game``'s current decision phase."""
+        phase = game.phase
+        if phase == "play":
+            return self.choose_play(game, game.legal_actions())
+        if phase == "choice":
+            return self.keep_or_reroll(game)
+        if phase == "name":
+            return self.name_doubles(game)
+        raise ValueError(f"no decision to make in phase {phase!r}")
+
+    def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
+        """Pick one of ``plays`` (the legal plays of ``game.dice``)."""
+        return plays[0]
+
+    def keep_or_reroll(self, game: GameLike) -> str:
+        """Mexican opening (M2): ``"keep"`` the opening dice ``game.dice`` or ``"reroll"``."""
+        return "keep"
+
+    def name_doubles(self, game: GameLike) -> int:
+        """Mexican (M8): the doubles to name, 1..6."""
+        return 6
+
+    def seeded(self, seed: int) -> Bot:
+        """A copy whose own randomness (if any) restarts from ``seed``; rollouts call it per game
+        so results do not depend on how games are spread over processes."""
+        return self
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomBot(Bot):
+    """Uniformly random legal actions, from a :class:`random.Random` seeded with ``seed``."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, game: GameLike) -> Any:
+        """A uniformly random legal action."""
+        acts = game.legal_actions()
+        return acts[self.rng.randrange(len(acts))]
+
+    def seeded(self, seed: int) -> RandomBot:
+        """A fresh random bot seeded with ``seed``."""
+        return RandomBot(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed!r})"
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of :func:`evaluate` (points of score; one pip of race is worth ``race``).
+
+    ``blot``/``direct``/``indirect``: a lone checker, more when an opposing checker is 1-6 pips
+    (direct) or 7-12 pips (indirect) behind it; scaled by how far the blot has come, since being
+    hit costs those pips. ``point``: each point held with two or more; ``home`` more when in the
+    home board; ``anchor`` more when in the opponent's home board. ``prime``: per extra point in
+    the longest run of held points, when an opposing checker is still behind it. ``opp_bar`` and
+    ``my_bar``: checkers on the bars. ``closed``: each held home point while the opponent is on
+    the bar. ``stack``: each checker beyond the third on a point. ``off``: each checker borne off
+    (beyond its pips).
+    """
+
+    race: float = 1.0
+    blot: float = 2.0
+    direct: float = 6.0
+    indirect: float = 2.0
+    point: float = 1.5
+    home: float = 2.0
+    anchor: float = 1.5
+    prime: float = 1.5
+    opp_bar: float = 5.0
+    my_bar: float = 5.0
+    closed: float = 1.5
+    stack: float = 0.7
+    off: float = 0.5
+
+
+#: Weights per variant. Mexican: the five-checker cap and exact bear-off make stacks worse.
+#: Mini-Gam: six points, all of them home, free entry, so the bar is only pips and position.
+WEIGHTS: dict[str, Weights] = {
+    "standard": Weights(),
+    "mexican": Weights(stack=1.2, off=1.0),
+    "minigam": Weights(race=1.0, blot=1.0, direct=3.0, indirect=0.0, point=1.0, home=0.0, anchor=0.0,
+                       prime=1.0, opp_bar=2.0, my_bar=0.0, closed=0.5, stack=0.5, off=1.0),
+}
+
+
+def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights: Weights | None = None) -> float:
+    """The score of a mover's-eye board (``Position.board()``: ``(off, p1..pN, bar, opp_bar)``)
+    for the mover, higher is better. Used after the mover's play, before the opponent rolls.
+
+    Race (no contact left): ``race * (opponent pips - own pips) + off * (own off - opponent off)``.
+    With contact, add the terms of :class:`Weights`.
+    """
+    w = weights or WEIGHTS.get(variant.name, Weights())
+    n = variant.points
+    home = variant.home
+    bar = n + 1
+    my_pips = bar * board[bar]
+    opp_pips = bar * board[n + 2]
+    my_max = bar if board[bar] else 0
+    opp_min = 0 if board[n + 2] else bar
+    for p in range(1, n + 1):
+        x = board[p]
+        if x > 0:
+            my_pips += p * x
+            if p > my_max:
+                my_max = p
+        elif x < 0:
+            opp_pips += (bar - p) * -x
+            if p < opp_min:
+                opp_min = p
+    my_off = board[0]
+    score = w.race * (opp_pips - my_pips) + w.off * (my_off - opponent_off)
+    if opp_min >= my_max:  # no contact: a race
+        return score
+    score += w.opp_bar * board[n + 2] - w.my_bar * board[bar]
+    run = best_run = 0
+    held_home = 0
+    for p in range(1, n + 1):
+        x = board[p]
+        if x >= 2:
+            score += w.point
+            if p <= home:
+                score += w.home
+                held_home += 1
+            elif p > n - home:
+                score += w.anchor
+            if x > 3:
+                score -= w.stack * (x - 3)
+            run += 1
+            if run > best_run and p > opp_min:
+                best_run = run
+        else:
+            run = 0
+            if x == 1:
+                direct = board[n + 2] > 0 and p <= 6
+                indirect = False
+                for q in range(max(1, p - 12), p):
+                    if board[q] < 0:
+                        if p - q <= 6:
+                            direct = True
+                        else:
+                            indirect = True
+                risk = w.blot + (w.direct if direct else 0.0) + (w.indirect if indirect and not direct else 0.0)
+                score -= risk * (bar - p) / n
+    if best_run > 1:
+        score += w.prime * (best_run - 1)
+    if board[n + 2]:
+        score += w.closed * held_home
+    return score
+
+
+def _opp_off(position: Position) -> int:
+    return position.off[1 if position.turn == "white" else 0]
+
+
+def _best_boards(position: Position, dice: tuple[int, int], w: Weights) -> tuple[float, Board]:
+    opp_off = _opp_off(position)
+    best: tuple[float, Board] | None = None
+    for b in legal_boards(position, dice):
+        s = evaluate(b, position.variant, opp_off, w)
+        if best is None or s > best[0]:
+            best = (s, b)
+    assert best is not None
+    return best
+
+
+class HeuristicBot(Bot):
+    """Plays the legal play whose result scores best under :func:`evaluate`.
+
+    ``weights`` default to :data:`WEIGHTS` for the game's variant. Mexican decisions look one
+    roll ahead with the same score: keep the opening dice when their best play scores at least
+    the average best play of a fresh roll (a fresh 1-2 counted with its best named doubles);
+    name the doubles whose best play scores most.
+    """
+
+    name = "heuristic"
+
+    def __init__(self, weights: Weights | dict[str, Weights] | None = None) -> None:
+        self.weights = weights
+
+    def _w(self, variant: Variant) -> Weights:
+        if isinstance(self.weights, Weights):
+            return self.weights
+        table = self.weights if isinstance(self.weights, dict) else WEIGHTS
+        return table.get(variant.name, Weights())
+
+    def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
+        """The play with the highest :func:`evaluate` score (the first one on ties)."""
+        w = self._w(game.variant)
+        best = plays[0]
+        best_s = None
+        for p in plays:
+            pos = p.position
+            s = evaluate(pos.board(), pos.variant, _opp_off(pos), w)
+            if best_s is None or s > best_s:
+                best, best_s = p, s
+        return best
+
+    def _roll_score(self, position: Position, dice: tuple[int, int], w: Weights) -> float:
+        v = position.variant
+        s, b = _best_boards(position, dice, w)
+        if v.mexican and sorted(dice) == [1, 2]:
+            after = Position.from_board(v, position.turn, b, _opp_off(position))
+            s = max(s, max(_best_boards(after, (k, k), w)[0] for k in range(1, 7)))
+        return s
+
+    def keep_or_reroll(self, game: GameLike) -> str:
+        """Keep when the opening dice score at least a fresh roll's average (one roll ahead)."""
+        pos = game.position
+        w = self._w(game.variant)
+        assert game.dice is not None
+        keep = self._roll_score(pos, game.dice.dice, w)
+        fresh = sum(p * self._roll_score(pos, r.dice, w) for r, p in ALL_ROLLS)
+        return "keep" if keep >= fresh else "reroll"
+
+    def name_doubles(self, game: GameLike) -> int:
+        """The doubles whose best play scores most (the highest number on ties)."""
+        pos = game.position
+        w = self._w(game.variant)
+        scores = [(_best_boards(pos, (k, k), w)[0], k) for k in range(1, 7)]
+        return max(scores)[1]
+
+    def __repr__(self) -> str:
+        return "HeuristicBot()" if self.weights is None else f"HeuristicBot({self.weights!r})"
+
+
+class PerfectMiniGamBot(Bot):
+    """Perfect Mini-Gam play: the play with the highest exact winning chance.
+
+    ``table`` is a :class:`~backgammon_lab.analysis.solve.MiniGamTable`; by default the cached
+    table of the game's variant is loaded (``backgammon-lab solve minigam`` builds it), or for
+    fewer than five checkers solved on the spot.
+    """
+
+    name = "perfect"
+
+    def __init__(self, table: Any = None) -> None:
+        self._table = table
+
+    def table_for(self, variant: Variant) -> Any:
+        """The solved table for ``variant`` (loads or builds it once)."""
+        from .solve import get_table
+
+        t = self._table
+        if t is None or t.variant != variant:
+            t = get_table(variant, build=variant.checkers <= 4)
+            if t is None:
+                raise FileNotFoundError(f"no solved table for {variant!r}; run `backgammon-lab solve minigam"
+                                        f"{' --checkers ' + str(variant.checkers) if variant.checkers != 8 else ''}`")
+            self._table = t
+        return t
+
+    def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
+        """The play with the highest winning chance after it (the first one on ties)."""
+        t = self.table_for(game.variant)
+        best = plays[0]
+        best_v = -1.0
+        for p in plays:
+            val = t.value_after(p.position)
+            if val > best_v + 1e-12:
+                best, best_v = p, val
+        return best
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The table is loaded again from the cache in another process rather than pickled.
+        state = dict(self.__dict__)
+        table = state.get("_table")
+        if table is not None and getattr(table, "path", None) is not None:
+            state["_table"] = None
+        return state
+
+    def __repr__(self) -> str:
+        return "PerfectMiniGamBot()"
