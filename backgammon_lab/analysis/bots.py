@@ -318,12 +318,15 @@ class PerfectMiniGamBot(Bot):
 
     def __init__(self, table: Any = None) -> None:
         self._table = table
+        self._path = getattr(table, "path", None)
 
     def table_for(self, variant: Variant) -> Any:
         """The solved table for ``variant`` (loads or builds it once)."""
-        from .solve import get_table
+        from .solve import get_table, load_table
 
         t = self._table
+        if t is None and self._path is not None:
+            t = self._table = load_table(self._path)
         if t is None or t.variant != variant:
             t = get_table(variant, build=variant.checkers <= 4)
             if t is None:
@@ -344,11 +347,12 @@ class PerfectMiniGamBot(Bot):
         return best
 
     def __getstate__(self) -> dict[str, Any]:
-        # The table is loaded again from the cache in another process rather than pickled.
+        """Pickle the table's file name rather than its 31 MB of values (for rollout workers)."""
         state = dict(self.__dict__)
         table = state.get("_table")
         if table is not None and getattr(table, "path", None) is not None:
             state["_table"] = None
+            state["_path"] = table.path
         return state
 
     def __repr__(self) -> str:

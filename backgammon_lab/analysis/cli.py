@@ -4,8 +4,10 @@
 
 * ``backgammon-lab value POSITION [--games N] [--json]`` -- the winning chance of the side to move:
   exact for Mini-Gam when its solved table is cached, else a rollout. ``--batch`` reads one
-  position a line on stdin (its JSON form, or ``{"position": ...}`` holding JSON or a position
-  string) and writes ``{"win": p}`` a line, p for the side to move.
+  position a line on stdin (its JSON form, a JSON string holding a position string, or
+  ``{"position": ...}`` holding either; the JSON form may add ``"options"``, e.g.
+  ``{"checkers": 3}``, for a variant with options) and writes ``{"win": p}`` a line, p for the
+  side to move.
 * ``backgammon-lab hint POSITION --dice A-B [--json]`` -- every legal play ranked.
 * ``backgammon-lab solve minigam [--out PATH] [--checkers K]`` -- solve Mini-Gam and cache the table.
 """
@@ -64,6 +66,10 @@ def _read_batch_line(line: str, variant: str | None) -> Position:
     item = json.loads(line)
     if isinstance(item, dict) and "position" in item:
         item = item["position"]
+    if isinstance(item, dict) and "options" in item:  # a variant with options, e.g. {"checkers": 3}
+        item = dict(item)
+        v = find_variant(item.pop("variant"), **item.pop("options"))
+        return Position(v, item["points"], item["bar"], item["off"], item["turn"])
     if isinstance(item, dict):
         return Position.from_json(item)
     if isinstance(item, str):

@@ -10,7 +10,8 @@ Repeatable: game ``i`` of a rollout with seed ``s`` draws its dice from its own 
 ``random.Random(f"{s}:{i}")``, and bots with randomness of their own are re-seeded the same way
 (:meth:`Bot.seeded <backgammon_lab.analysis.bots.Bot.seeded>`), so a rollout gives identical
 numbers for the same seed whether it runs on one process or two. With ``workers=2`` the games are
-split in chunks over a :mod:`multiprocessing` pool and put back in order.
+split in chunks over a :mod:`multiprocessing` pool (a fork server where there is one, else spawned
+processes) and put back in order.
 
 Games are played by :class:`FastGame`, a light copy of the :class:`~backgammon_lab.game.Game`
 state machine (same phases, same rules, same dice from the same generator) without history,
@@ -339,14 +340,23 @@ def rollout(start: Position | Game | FastGame, bot: Bot | None = None, *, games:
                 results.extend(part)
                 bar.update(len(part))
         else:
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(workers) as pool:
+            with _context().Pool(workers) as pool:
                 for part in pool.imap(_run_games, jobs):
                     results.extend(part)
                     bar.update(len(part))
     finally:
         bar.close()
     return _summarise(results, player, seed, bot)
+
+
+def _context() -> Any:
+    """A process context that does not fork this (maybe threaded) process: a fork server that
+    has already imported this module where there is one (POSIX), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["backgammon_lab.analysis.rollout"])
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 def _summarise(points: Sequence[int], player: Player, seed: int, bot: Bot) -> RolloutResult:
