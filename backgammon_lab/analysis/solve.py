@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -467,6 +468,9 @@ def solve(checkers: int = 8, *, bar_first: bool = False, tol: float = 1e-12, chu
                 sweeps += 1
                 if res < tol or sweeps >= max_sweeps:
                     break
+            if res >= tol:
+                warnings.warn(f"Mini-Gam group ({m}, {o}) stopped after {max_sweeps} sweeps with a change of "
+                              f"{res:.1e} (tol {tol:.0e})", RuntimeWarning, stacklevel=2)
             stats.sweeps[m, o] = sweeps * sum(hi - lo for lo, hi in parts)
             stats.residual = max(stats.residual, res)
             if bar is not None:
