@@ -114,9 +114,22 @@ async def execute_async(path: Path, cwd: Path | None = None, allow_errors: bool 
     return nb
 
 
+def _run(coro: Any) -> Any:
+    """``asyncio.run`` that also works where an event loop is already running in this thread
+    (pytest-playwright's sync API leaves one behind): then the coroutine runs in a new thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def execute(path: Path, cwd: Path | None = None) -> Any:
     """Synchronous :func:`execute_async`."""
-    return asyncio.run(execute_async(path, cwd))
+    return _run(execute_async(path, cwd))
 
 
 async def _run_all(paths: list[Path], jobs: int, cwd: Path | None,
@@ -140,7 +153,7 @@ def execute_many(paths: list[Path], jobs: int = 2, cwd: Path | None = None,
     """Execute several notebooks, ``jobs`` kernels at a time: ``[(path, executed nb, seconds)]``.
 
     A notebook that fails gives its exception in place of the notebook."""
-    return asyncio.run(_run_all(paths, jobs, cwd, allow_errors))
+    return _run(_run_all(paths, jobs, cwd, allow_errors))
 
 
 # -- comparing outputs as nbval does ----------------------------------------------------------
