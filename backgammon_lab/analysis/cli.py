@@ -159,7 +159,8 @@ def add_subcommands(sub: Any) -> None:
     """Add ``value``, ``hint`` and ``solve`` to the ``backgammon-lab`` subparsers."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--variant", help="variant of a Position ID (standard, mexican)")
-    common.add_argument("--games", type=int, default=1000, help="rollout games (default 1000; per play for hint)")
+    common.add_argument("--games", type=int, default=1000,
+                        help="rollout games (value: default 1000; hint: per play, default 200)")
     common.add_argument("--seed", type=int, default=0, help="rollout seed (default 0)")
     common.add_argument("--workers", type=int, default=1, choices=(1, 2), help="processes for rollouts")
     common.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="rollout bot")
