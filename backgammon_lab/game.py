@@ -426,16 +426,16 @@ class Game:
             msgs.append(f"{_name(who)} has borne off every checker and wins {pts} point"
                         f"{'s' if pts > 1 else ''}{kind}.")
             return replace(st, position=pos, phase="over", steps=(), winner=who, points=pts, messages=tuple(msgs))
+        nxt = v.after_play(dice.dice, st.named, n_used)
+        if nxt == "name":
+            msgs.append(f"A Mexican! {_name(who)} names any doubles to play.")
+            return replace(st, position=pos, phase="name", steps=(), messages=tuple(msgs))
+        if nxt == "roll_again":
+            msgs.append(f"All four {dice.first}s were played: {_name(who)} rolls again.")
+            return replace(st, position=pos, phase="roll", dice=None, named=False, steps=(), messages=tuple(msgs))
         if v.mexican and dice.is_mexican and not st.named:
-            if n_used == 2:
-                msgs.append(f"A Mexican! {_name(who)} names any doubles to play.")
-                return replace(st, position=pos, phase="name", steps=(), messages=tuple(msgs))
             msgs.append(f"The {dice.high} cannot be played: no doubles may be named and there is no re-roll.")
-            return self._end_turn(replace(st, position=pos, steps=()), msgs)
-        if v.doubles_roll_again and dice.is_double:
-            if n_used == 4:
-                msgs.append(f"All four {dice.first}s were played: {_name(who)} rolls again.")
-                return replace(st, position=pos, phase="roll", dice=None, named=False, steps=(), messages=tuple(msgs))
+        elif v.doubles_roll_again and dice.is_double:
             msgs.append(f"Only {n_used} of the four {dice.first}s could be played: the rest is lost and there "
                         "is no re-roll.")
         elif n_used < (4 if dice.is_double else 2):
@@ -525,7 +525,7 @@ class Game:
         """
         actions: list[dict[str, Any]] = []
         pending: list[str] = []
-        for i, a in enumerate(self._actions[: self._index]):
+        for a in self._actions[: self._index]:
             if "step" in a:
                 pending.append(a["step"])
                 if "completes" in a:  # the step completed the play

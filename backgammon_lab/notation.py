@@ -244,7 +244,7 @@ def position_from_id(pid: str, variant: str | Variant = "standard", turn: Player
     pts = [0] * 24
     bar = [0, 0]
     off = [0, 0]
-    for who, cs in zip(_id_players(turn), counts):
+    for who, cs in zip(_id_players(turn), counts, strict=True):
         i = 0 if who == WHITE else 1
         for p in range(1, 25):
             c = cs[p - 1]
@@ -395,12 +395,12 @@ def parse_steps(text: str, points: int) -> list[tuple[int, int]]:
                                 "'bar/22', '6/off', '8/5(2)'")
         names = m.group(1).replace("*", "").split("/")
         nums = [points + 1 if x == "bar" else 0 if x == "off" else int(x) for x in names]
-        for x, name in zip(nums, names):
+        for x, name in zip(nums, names, strict=True):
             if name not in ("bar", "off") and not 1 <= x <= points:
                 raise NotationError(f"point {x} in move {text!r} is not on a {points}-point board")
         rep = int(m.group(2) or 1)
         for _ in range(rep):
-            segs.extend(zip(nums, nums[1:]))
+            segs.extend(zip(nums[:-1], nums[1:], strict=True))
     return segs
 
 

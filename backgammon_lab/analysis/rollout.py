@@ -194,11 +194,11 @@ class FastGame:
         if pos.is_over:
             self.phase, self.winner, self.points = "over", pos.turn, pos.game_value()
             return self
-        if v.mexican and dice.is_mexican and not self.named:
-            if used == 2:
-                self.phase = "name"
-                return self
-        elif v.doubles_roll_again and dice.is_double and used == 4:
+        nxt = v.after_play(dice.dice, self.named, used)
+        if nxt == "name":
+            self.phase = "name"
+            return self
+        if nxt == "roll_again":
             self.phase, self.dice, self.named = "roll", None, False
             return self
         self._end_turn()

@@ -108,6 +108,21 @@ class Variant:
             return ((lo, hi),)
         return ((hi, lo), (lo, hi))
 
+    def after_play(self, dice: tuple[int, int], named: bool, used: int) -> str:
+        """What follows a play of ``dice`` that used ``used`` steps (the game was not won by it).
+
+        ``"name"``: a Mexican whose both dice were played; the player names doubles (M8).
+        ``"roll_again"``: doubles (rolled or named) with all four moves played (M7, M8).
+        ``"end_turn"``: everything else, including a Mexican whose 2 could not be played (M8) and
+        doubles with moves lost (M7).
+        """
+        a, b = dice
+        if self.mexican and not named and {a, b} == {1, 2}:
+            return "name" if used == 2 else "end_turn"
+        if self.doubles_roll_again and a == b and used == 4:
+            return "roll_again"
+        return "end_turn"
+
     def game_value(self, loser_off: int, loser_in_winner_home_or_bar: bool) -> int:
         """Points won: 1, or with ``gammons`` 2 for a gammon and 3 for a backgammon."""
         if not self.gammons or loser_off > 0:
