@@ -10,6 +10,7 @@ borne off. Black checkers parked on ``1`` (White's 24-point) stay out of White's
 from __future__ import annotations
 
 import pytest
+from rulehelpers import P, code, ends, game_at, ps  # noqa: F401
 
 from backgammon_lab import (
     GameError,
@@ -17,32 +18,10 @@ from backgammon_lab import (
     Position,
     PositionError,
     Step,
-    explain_step,
     legal_plays,
     legal_steps,
 )
 from backgammon_lab.game import Game
-
-
-def P(text: str) -> Position:
-    return Position.from_string(text)
-
-
-def ends(text: str, dice: tuple[int, int]) -> set[Position]:
-    """The distinct positions reachable by playing ``dice`` (turn unchanged)."""
-    return {p.position for p in legal_plays(P(text), dice)}
-
-
-def ps(*texts: str) -> set[Position]:
-    return {P(t) for t in texts}
-
-
-def code(text: str, dice: tuple[int, int], step, done=()) -> str:
-    return explain_step(P(text), dice, list(done), step).code
-
-
-def game_at(text: str) -> Game:
-    return Game("mexican", position=P(text))
 
 
 def alltext(g: Game) -> str:

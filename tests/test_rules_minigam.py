@@ -9,6 +9,7 @@ checker kept on the bar (``bar``) stands on no point and so never blocks White.
 from __future__ import annotations
 
 import pytest
+from rulehelpers import P, code, ends, game_at, ps  # noqa: F401
 
 from backgammon_lab import (
     GameError,
@@ -22,27 +23,6 @@ from backgammon_lab import (
     legal_steps,
 )
 from backgammon_lab.game import Game
-
-
-def P(text: str) -> Position:
-    return Position.from_string(text)
-
-
-def ends(text: str, dice: tuple[int, int]) -> set[Position]:
-    return {p.position for p in legal_plays(P(text), dice)}
-
-
-def ps(*texts: str) -> set[Position]:
-    return {P(t) for t in texts}
-
-
-def code(text: str, dice: tuple[int, int], step, done=()) -> str:
-    return explain_step(P(text), dice, list(done), step).code
-
-
-def game_at(text: str) -> Game:
-    return Game("minigam", position=P(text))
-
 
 START = "minigam/w/barx8/barx8"
 

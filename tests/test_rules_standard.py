@@ -8,30 +8,10 @@ nearest its exit; Black's point q is White's point 25-q); checkers not listed ar
 from __future__ import annotations
 
 import pytest
+from rulehelpers import P, code, ends, game_at, ps  # noqa: F401
 
-from backgammon_lab import GameError, IllegalMoveError, Position, Step, explain_step, legal_plays, legal_steps
+from backgammon_lab import GameError, IllegalMoveError, Position, Step, legal_plays, legal_steps
 from backgammon_lab.game import Game
-
-
-def P(text: str) -> Position:
-    return Position.from_string(text)
-
-
-def ends(text: str, dice: tuple[int, int]) -> set[Position]:
-    return {p.position for p in legal_plays(P(text), dice)}
-
-
-def ps(*texts: str) -> set[Position]:
-    return {P(t) for t in texts}
-
-
-def code(text: str, dice: tuple[int, int], step, done=()) -> str:
-    return explain_step(P(text), dice, list(done), step).code
-
-
-def game_at(text: str) -> Game:
-    return Game("standard", position=P(text))
-
 
 OPEN = "standard/w/20,19,18/1x2"
 
