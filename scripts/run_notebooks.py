@@ -189,7 +189,7 @@ def differences(stored: Any, fresh: Any) -> list[str]:
     a, b = comparable(stored), comparable(fresh)
     if [i for i, _ in a] != [i for i, _ in b]:
         return ["the cells differ (the notebook changed while running?)"]
-    for (i, old), (_, new) in zip(a, b):
+    for (i, old), (_, new) in zip(a, b, strict=True):
         if old != new:
             src = "".join(stored.cells[i].source).splitlines()[:1]
             problems.append(f"cell {i} ({src[0][:60] if src else ''!r}): stored {_short(old)} != fresh {_short(new)}")
@@ -211,7 +211,7 @@ def check(paths: list[Path], jobs: int = 2) -> dict[str, list[str]]:
         work = Path(tmp) / "notebooks"
         shutil.copytree(paths[0].parent, work, ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
         copies = [work / p.name for p in paths]
-        for (_copy, fresh, _secs), original in zip(execute_many(copies, jobs, work), paths):
+        for (_copy, fresh, _secs), original in zip(execute_many(copies, jobs, work), paths, strict=True):
             if isinstance(fresh, Exception):
                 stale[original.name] = [f"it fails to run: {type(fresh).__name__}: {str(fresh)[-2000:]}"]
                 continue
