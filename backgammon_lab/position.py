@@ -9,6 +9,7 @@ White, negative for Black.
 from __future__ import annotations
 
 import json
+from operator import neg as _neg
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -114,7 +115,13 @@ class Position:
                  off: tuple[int, int], turn: Player) -> Position:
         """Build without validation (the move generator's results are valid by construction)."""
         self = object.__new__(cls)
-        self._set(v, pts, bar, off, turn)
+        _SET_VARIANT(self, v)
+        _SET_POINTS(self, pts)
+        _SET_BAR(self, bar)
+        _SET_OFF(self, off)
+        _SET_TURN(self, turn)
+        _SET_HASH(self, None)
+        _SET_BOARD(self, None)
         return self
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -309,7 +316,7 @@ class Position:
         if turn == WHITE:
             return cls._trusted(variant, board[1:n + 1], (board[n + 1], board[n + 2]),
                                 (board[0], opponent_off), turn)
-        pts = tuple(-x for x in reversed(board[1:n + 1]))
+        pts = tuple(map(_neg, board[n:0:-1]))
         return cls._trusted(variant, pts, (board[n + 2], board[n + 1]),
                             (opponent_off, board[0]), turn)
 
@@ -329,6 +336,16 @@ class Position:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Position, (self.variant, self.points, self.bar, self.off, self.turn))
+
+
+# Slot setters used by Position._trusted (faster than object.__setattr__ on the hot path).
+_SET_VARIANT = Position.variant.__set__  # type: ignore[attr-defined]
+_SET_POINTS = Position.points.__set__  # type: ignore[attr-defined]
+_SET_BAR = Position.bar.__set__  # type: ignore[attr-defined]
+_SET_OFF = Position.off.__set__  # type: ignore[attr-defined]
+_SET_TURN = Position.turn.__set__  # type: ignore[attr-defined]
+_SET_HASH = Position._hash.__set__  # type: ignore[attr-defined]
+_SET_BOARD = Position._board.__set__  # type: ignore[attr-defined]
 
 
 def _int_tuple(value: Any, name: str) -> tuple[int, ...]:
