@@ -9,8 +9,8 @@ White, negative for Black.
 from __future__ import annotations
 
 import json
-from operator import neg as _neg
 from dataclasses import dataclass
+from operator import neg as _neg
 from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import DiceError, PositionError
