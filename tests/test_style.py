@@ -1,0 +1,21 @@
+"""The code stays ruff clean (the rules in pyproject.toml), so CI catches what an editor missed."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_clean() -> None:
+    if shutil.which("ruff") is None:
+        pytest.skip("ruff is not installed")
+    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise",
+                        "backgammon_lab", "tests", "benchmarks", "docs", "scripts"],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
