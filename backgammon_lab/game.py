@@ -441,8 +441,10 @@ class Game:
         elif n_used < (4 if dice.is_double else 2):
             if v.low_die_first and n_used == 1 and not dice.is_double:
                 msgs.append(f"The {dice.high} cannot be played after the {dice.low}: the rest of the turn is lost.")
+            elif dice.is_double:
+                msgs.append(f"Only {n_used} of the four {dice.first}s could be played.")
             else:
-                msgs.append(f"Only {n_used} of the dice could be played.")
+                msgs.append(f"Only one die could be played: the {play.steps[0].die}.")
         return self._end_turn(replace(st, position=pos, steps=()), msgs)
 
     def _end_turn(self, st: GameState, msgs: list[str]) -> GameState:

@@ -493,6 +493,22 @@ def parse_play(position: Position, dice: Any, text: str) -> Any:
     if first_fail and first_fail[0][0] == "step":
         _, done, (a, b) = first_fail[0]
         why = explain_step(position, d, done, (a, b))
+        if why.code == "no_such_die" and b > 0:
+            # Perhaps a combined move (13/5 with 5-3): explain its first step through the
+            # intermediate point, in the order the variant allows (lower die first in Mexican).
+            dice_left = sorted(d) if d[0] != d[1] else [d[0]] * 4
+            orders = [dice_left] if position.variant.low_die_first else [dice_left, dice_left[::-1]]
+            for order in orders:
+                total, k = 0, 0
+                while k < len(order) and total < a - b:
+                    total += order[k]
+                    k += 1
+                if total == a - b and k > 1:
+                    sub = explain_step(position, d, done, (a, a - order[0]))
+                    if not sub.legal:
+                        msg = (f"{a}/{b} would pass through point {a - order[0]} first, and "
+                               f"{sub.message[0].lower()}{sub.message[1:]}")
+                        raise IllegalMoveError(f"illegal move {text!r} with {d[0]}-{d[1]}: {msg}", sub.code, msg)
         if why.legal:  # a combined move whose intermediate step is the problem
             why_msg = f"{a}/{b} cannot be played as one move with {d[0]}-{d[1]}"
             raise IllegalMoveError(f"illegal move {text!r}: {why_msg}", "illegal", why_msg)

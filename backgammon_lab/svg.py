@@ -54,6 +54,16 @@ class SvgBoard(str):
     def _repr_svg_(self) -> str:
         return str(self)
 
+    def __repr__(self) -> str:
+        # Short, so a notebook that cannot show SVG (untrusted, or text-only) prints one line, not
+        # the whole picture. ``str(board)`` is the SVG text.
+        m = re.search(r"<title[^>]*>([^<]*)</title>", self)
+        title = m.group(1) if m else "board"
+        return f"<SvgBoard {len(self)} bytes: {title}>"
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(repr(self))
+
     def save(self, path: str | Path) -> Path:
         """Write the SVG (UTF-8, with an XML declaration) to ``path`` and return the path."""
         p = Path(path)

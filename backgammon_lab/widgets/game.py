@@ -438,7 +438,10 @@ class GameWidget(w.VBox):
         self.plays_list.value = 0 if actions else None
         k = len(actions)
         steps = len(self.game.state.steps)
-        how = "continue the steps clicked so far" if steps else "exist"
+        if steps:
+            how = "continues the steps clicked so far" if k == 1 else "continue the steps clicked so far"
+        else:
+            how = "exists" if k == 1 else "exist"
         only = f" — only one: {html.escape(str(actions[0]))}" if k == 1 else ""
         self.plays_hint.value = (f"{k} legal play{'s' if k != 1 else ''} {how}{only}. "
                                  "Click checkers on the board, or choose here and press Play.")

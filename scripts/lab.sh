@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# JupyterLab on the tutorial notebooks. Extra arguments go to JupyterLab (e.g. --no-browser,
+# --ServerApp.port=8899). As root (containers, CI machines) JupyterLab needs --allow-root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extra=()
+[ "$(id -u)" = 0 ] && extra+=(--allow-root)
+exec python -m jupyterlab --ServerApp.root_dir=notebooks "${extra[@]}" "$@"

@@ -1,0 +1,48 @@
+"""Move notation: formatting, parsing, combined moves and their explanations."""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon_lab import AmbiguousMoveError, IllegalMoveError, Position, legal_plays
+from backgammon_lab.game import Game
+
+COMBINED = "mexican/w/13x3,11,6x4,4x3,3x4/24x2,15x2,13x3,8x3,6x5"
+
+
+def test_combined_move_through_a_blocked_point_names_the_point() -> None:
+    """M5: 'only if the intermediate point ... is also open' - 13/5 with 5-3 passes through 10."""
+    plays = legal_plays(Position.from_string(COMBINED), (5, 3))
+    with pytest.raises(IllegalMoveError) as e:
+        plays.find("13/5")
+    assert e.value.reason == "blocked" and "point 10" in str(e.value) and "'13/5'" in str(e.value)
+
+
+def test_combined_move_through_an_open_point_is_the_two_step_play() -> None:
+    plays = legal_plays(Position.from_string(COMBINED), (5, 3))
+    assert plays.find("11/3").position == plays.find("11/8/3").position
+
+
+def test_every_play_text_reads_back_as_the_same_play() -> None:
+    for text, dice in [(COMBINED, (5, 3)), ("standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", (6, 6)),
+                       ("minigam/w/barx8/barx8", (3, 1)), ("standard/w/bar,6x2,1/6x3,5x3", (4, 2))]:
+        plays = legal_plays(Position.from_string(text), dice)
+        for p in plays:
+            assert plays.find(str(p)).position == p.position
+
+
+def test_text_that_fits_no_play_is_refused_with_the_text_quoted() -> None:
+    plays = legal_plays(Position.from_string("standard/w/3,2,1/6x2"), (2, 1))
+    with pytest.raises(IllegalMoveError, match="'24/1'"):
+        plays.find("24/1")
+
+
+def test_game_messages_say_how_many_doubles_were_played() -> None:
+    """Standard: 6-6 with White's 1-point blocked: 13/7(2) and no more."""
+    g = Game(position=Position.from_string("standard/w/13x2/24x2"), dice=(6, 6))
+    g.play("13/7(2)")
+    assert "Only 2 of the four 6s could be played." in g.messages
+
+
+def test_ambiguous_error_type_is_an_illegal_move_error() -> None:
+    assert issubclass(AmbiguousMoveError, IllegalMoveError) and issubclass(AmbiguousMoveError, ValueError)
