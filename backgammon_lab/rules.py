@@ -147,9 +147,7 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
     steps = r.steps
     a, c = dice
     if a != c:
-        orders = ((c, a),) if r.low_first else ((a, c), (c, a)) if a > c else ((c, a), (a, c))
-        if r.low_first:
-            orders = ((min(a, c), max(a, c)),)
+        orders = r.variant.dice_orders(dice)  # the variant's hook: both orders, or lower first
         two: dict[Board, list[RawStep]] = {}
         one: dict[Board, list[RawStep]] = {}
         for d1, d2 in orders:
@@ -496,7 +494,7 @@ def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], ste
                                "has been played.")
         return Explanation("play_complete", "No move is possible with this roll.")
     dist = st.start - st.end
-    if st.die not in used + list(rests[0] if rests else ()) and st.die not in d:
+    if st.die not in d:
         return Explanation("no_such_die", f"No die shows {st.die}; the roll is {d[0]}-{d[1]}.")
     if st.die not in left:
         if r.low_first and st.die in [x for rest in rests for x in rest]:
