@@ -73,6 +73,10 @@ class _Rules:
         self.sources = tuple(range(self.n, 0, -1))
         self.sources_bar = (self.n + 1, *self.sources)
 
+    def outside(self, b: Board) -> int:
+        """The mover's checkers on points above the home board (the bar not counted)."""
+        return sum(x for x in b[self.home + 1:self.n + 1] if x > 0)
+
     def steps(self, b: Board, d: int) -> list[tuple[int, int, Board, bool]]:
         """Every single step with die ``d`` from board ``b``: (start, end, new board, hit)."""
         n = self.n
@@ -150,6 +154,11 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
         orders = r.variant.dice_orders(dice)  # the variant's hook: both orders, or lower first
         two: dict[Board, list[RawStep]] = {}
         one: dict[Board, list[RawStep]] = {}
+        if len(orders) == 2 and r.cap is None and b[r.n + 1] == 0 and r.outside(b) >= 2:
+            found = _two_orders_midgame(r, b, orders, two)
+            if found:
+                return two, 2
+            two.clear()
         for d1, d2 in orders:
             for s, t, nb, hit in steps(b, d1):
                 nxt = steps(nb, d2)
@@ -165,6 +174,60 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
             return one, 1
         return {b: []}, 0
     return _search_doubles(r, b, a)
+
+
+def _two_orders_midgame(r: _Rules, b: Board, orders: tuple[tuple[int, ...], ...],
+                        two: dict[Board, list[RawStep]]) -> bool:
+    """Both die orders of a non-double without a stacking cap, with the bar empty and at least two
+    checkers outside the home board (so no step of the turn can bear off).
+
+    There a step never opens or closes a point for another step (only the opponent's checkers
+    block, and a hit removes a blot, which blocks nothing), bar-first and bear-off cannot come into
+    it, so the plays are: a step of one die from the board combined with a step of the other die
+    from the same board (in either order, the same result), when the second still finds a checker
+    on its start point; and one checker moving twice, through either intermediate point. Each
+    single-die step list is computed once. Returns False when no play uses both dice (the caller
+    then runs the general search, which also finds the one-die plays).
+    """
+    steps = r.steps
+    n = r.n
+    opp_bar = n + 2
+    d1, d2 = orders[0]
+    first = steps(b, d1)
+    second = steps(b, d2)
+    for s, t, nb, hit in first:
+        for s2, t2, _nb2, _h2 in second:
+            if nb[s2] <= 0:
+                continue  # the first step took the only checker on that point
+            lst = list(nb)
+            lst[s2] -= 1
+            x = lst[t2]
+            if x == -1:
+                lst[t2] = 1
+                lst[opp_bar] += 1
+            else:
+                lst[t2] = x + 1
+            key = tuple(lst)
+            if key not in two:
+                two[key] = [(s, t, d1, hit), (s2, t2, d2, x == -1)]
+    # One checker moving twice: the second step starts where the first ended.
+    for e1, e2, singles in ((d1, d2, first), (d2, d1, second)):
+        for s, t, nb, hit in singles:
+            t2 = t - e2
+            if t2 > 0:
+                x = nb[t2]
+                if x >= -1:
+                    lst = list(nb)
+                    lst[t] -= 1
+                    if x == -1:
+                        lst[t2] = 1
+                        lst[opp_bar] += 1
+                    else:
+                        lst[t2] = x + 1
+                    key = tuple(lst)
+                    if key not in two:
+                        two[key] = [(s, t, e1, hit), (t, t2, e2, x == -1)]
+    return bool(two)
 
 
 def _search_doubles(r: _Rules, b: Board, d: int) -> tuple[dict[Board, list[RawStep]], int]:
