@@ -356,8 +356,11 @@ def format_play(steps: Sequence[Step], points: int) -> str:
     chains: list[list[Step]] = []
     for st in steps:
         for ch in reversed(chains):
-            if ch[-1].end == st.start and st.start != 0 and not ch[-1].hit:
-                ch.append(st)
+            if ch[-1].end == st.start and st.start != 0:
+                ch.append(st)  # the same checker goes on: 24/18/13
+                break
+            if st.end == ch[0].start and st.end != 0:
+                ch.insert(0, st)  # a checker arrives where a chain began: written 13/8/2 either way
                 break
         else:
             chains.append([st])
