@@ -78,7 +78,12 @@ class _Rules:
         return sum(x for x in b[self.home + 1:self.n + 1] if x > 0)
 
     def steps(self, b: Board, d: int) -> list[tuple[int, int, Board, bool]]:
-        """Every single step with die ``d`` from board ``b``: (start, end, new board, hit)."""
+        """Every single step with die ``d`` from board ``b``: (start, end, new board, hit).
+
+        The few lines that move a checker on a list copy of the board are written out here and in
+        :func:`_two_orders_midgame` instead of calling :func:`_apply`: this is the innermost loop
+        of every search, and the call costs more than the lines.
+        """
         n = self.n
         bar = n + 1
         cap = self.cap if self.cap is not None else 99
