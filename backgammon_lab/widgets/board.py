@@ -216,21 +216,31 @@ class BoardWidget(anywidget.AnyWidget):
         self.show(None, **options)
 
     def show(self, position: Position | None = None, **options: Any) -> None:
-        """Show ``position`` (when given; not on a game's board) with changed options, in one redraw."""
-        if position is not None:
-            if self._game is not None:
-                raise AttributeError("this board shows a game; change the game, not the position")
-            self._position = position
-            self._selected = None
+        """Show ``position`` (when given; not on a game's board) with changed options, in one redraw.
+
+        A refused change (an unknown option, or one the picture cannot be drawn with) raises and
+        leaves the position, the selection and the options as they were."""
+        if position is not None and self._game is not None:
+            raise AttributeError("this board shows a game; change the game, not the position")
         unknown = set(options) - set(RENDER_OPTIONS)
         if unknown:
             raise TypeError(f"unknown board option(s) {sorted(unknown)}")
+        before = (self._position, self._selected, self._options)
+        new_options = dict(self._options)
         for k, v in options.items():
             if v is None:
-                self._options.pop(k, None)
+                new_options.pop(k, None)
             else:
-                self._options[k] = v
-        self.redraw()
+                new_options[k] = v
+        if position is not None:
+            self._position = position
+            self._selected = None
+        self._options = new_options
+        try:
+            self.redraw()  # draws before it assigns anything: a failure leaves the picture as it was
+        except BaseException:
+            self._position, self._selected, self._options = before
+            raise
 
     @property
     def selected(self) -> int | None:

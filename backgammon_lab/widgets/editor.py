@@ -296,8 +296,9 @@ class PositionEditor(w.VBox):
         else:
             try:
                 self._dice = Roll.parse(text)
-            except BackgammonError as e:
-                self.board.message = f"Refused: {e}. The dice stay {self._dice or 'unset'}."
+            except ValueError as e:  # BackgammonError, or a stray ValueError of odd digits: shown, never raised
+                why = f"{e}" if isinstance(e, BackgammonError) else f"cannot read the dice {text[:40]!r}"
+                self.board.message = f"Refused: {why}. The dice stay {self._dice or 'unset'}."
             else:
                 self.board.message = f"Dice {self._dice}."
         self._refresh(keep_message=True)

@@ -282,8 +282,8 @@ class GameWidget(w.VBox):
         if text:
             try:
                 dice = Roll.parse(text)
-            except BackgammonError as e:
-                self.board.message = f"{e}"
+            except ValueError as e:  # BackgammonError, or a stray ValueError of odd digits: shown, never raised
+                self.board.message = f"{e}" if isinstance(e, BackgammonError) else f"cannot read the dice {text[:40]!r}"
                 return
             if self._act(lambda: self.game.roll(dice)):
                 self.dice_text.value = ""
