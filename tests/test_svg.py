@@ -7,6 +7,7 @@ import argparse
 import hashlib
 import importlib.util
 import inspect
+import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -16,7 +17,7 @@ import pytest
 
 from backgammon_lab import DiceError, Position, find_variant, legal_plays
 from backgammon_lab.errors import BackgammonError
-from backgammon_lab.svg import SvgBoard, add_render_arguments, board, render_command
+from backgammon_lab.svg import SvgBoard, Theme, add_render_arguments, board, render_command
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
@@ -41,6 +42,110 @@ POSITIONS: dict[str, Position] = {
     "minigam_fifteen": Position(find_variant("minigam", checkers=15), [15, 0, 0, 0, 0, 0],
                                 bar=(0, 15)),
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Golden pictures: the bytes recorded from the renderer before it was split into layers
+# (tests/data/svg_golden.json). ``python tests/test_svg.py --record-golden`` rewrites the file;
+# do that only for a change of the picture that is meant, and say which cases changed.
+
+GOLDEN = ROOT / "tests" / "data" / "svg_golden.json"
+
+CUSTOM_THEME = Theme(
+    name="custom", background="#ffffff", text="#000000", muted="#777777", frame="#334455",
+    felt="#ddeedd", tray="#ccbbaa", point_a="#aa3333", point_b="#3333aa", white_fill="#ffffee",
+    white_stroke="#222222", white_text="#111111", black_fill="#112233", black_stroke="#000000",
+    black_text="#eeeeee", select="#0072b2", target="#009e73", highlight="#cc79a7",
+    arrow="#e69f00", lastmove="#56b4e9", casing="#ffffff")
+
+
+def golden_cases() -> dict[str, tuple[Position, dict[str, object]]]:
+    """Named inputs of :func:`board` across the variants, themes, dice states and annotations."""
+    P = POSITIONS
+    start = P["standard_start"]
+    mid = P["standard_midgame"]
+    play31 = legal_plays(start, (3, 1)).find("8/5 6/5")
+    after31 = play31.position.with_turn("black")
+    mini_play = legal_plays(P["minigam_mid"], (5, 2))[0]
+    cases: dict[str, tuple[Position, dict[str, object]]] = {}
+    for name, pos in P.items():
+        cases[f"{name}-plain"] = (pos, {})
+    cases.update({
+        "start-black-dark": (start, {"orientation": "black", "theme": "dark"}),
+        "start-custom-theme": (start, {"theme": CUSTOM_THEME, "dice": (2, 4)}),
+        "start-size-none": (start, {"size": None, "dice": "6-5"}),
+        "start-size-320": (start, {"size": 320, "dice": (5, 6), "dice_left": [5]}),
+        "start-dice-all-used": (start, {"dice": (6, 5), "dice_left": []}),
+        "start-doubles-one-left": (start, {"dice": (3, 3), "dice_left": [3]}),
+        "start-arrows-play": (start, {"dice": (3, 1), "arrows": [play31], "caption": "make the 5"}),
+        "start-arrows-text-pairs": (start, {"arrows": ["24/18/13", (6, 2)], "targets": [18, 13]}),
+        "start-arrows-steps": (start, {"arrows": list(play31.steps), "orientation": "black"}),
+        "after-lastmove-play": (after31, {"lastmove": play31, "dice": (6, 4)}),
+        "after-lastmove-text-dark": (after31, {"lastmove": "8/5 6/5", "theme": "dark"}),
+        "mid-selected-targets-highlight": (mid, {"selected": 8, "targets": [5, 4, 2],
+                                                 "highlight": [6, 7], "dice": (3, 1)}),
+        "mid-names-caption": (mid, {"names": {"white": "Ada", "black": "Ben"},
+                                    "caption": "word " * 40 + "\nsecond paragraph"}),
+        "mid-hostile-text": (mid, {"names": {"white": "<script>&\"", "black": "bell\x07 nul\x00"},
+                                   "caption": "]]><!-- x -->&amp;"}),
+        "mid-long-names": (mid, {"names": {"white": "Maximilian Alexander von Hohenzollern the Third",
+                                           "black": None}}),
+        "mid-no-pips-no-numbers": (mid, {"show_pips": False, "numbers": False, "theme": "dark"}),
+        "mid-id-prefix": (mid, {"id_prefix": "left", "dice": (1, 1), "reroll_due": True}),
+        "bar-trays-selected-bar": (P["standard_bar_trays"].with_turn("white"),
+                                   {"selected": 25, "targets": [21, 17, 0], "highlight": [6, 5],
+                                    "dice": (4, 4), "dice_left": [4, 4, 4]}),
+        "bar-trays-black-arrows": (P["standard_bar_trays"], {"arrows": ["bar/22", "6/off"],
+                                                             "selected": 25, "dice": (3, 6)}),
+        "bear-off-arrows": (Position("standard", [2, 2] + [0] * 21 + [-15], off=(11, 0)),
+                            {"arrows": ["2/off 1/off"], "targets": [0], "selected": 0}),
+        "all-off-reroll": (P["standard_all_off"], {"dice": (2, 2), "dice_left": [],
+                                                    "reroll_due": True, "orientation": "black"}),
+        "mexican-named-1-2": (P["mexican_start"], {"dice": (1, 2), "named_double": 4,
+                                                   "dice_left": [4, 4]}),
+        "mexican-named-2-1-dark": (P["mexican_start"], {"dice": (2, 1), "named_double": 6,
+                                                        "theme": "dark", "reroll_due": True}),
+        "mexican-named-as-doubles": (P["mexican_start"], {"dice": (4, 4), "named_double": 4}),
+        "mexican-capped-targets": (P["mexican_capped"], {"targets": [4, 5], "highlight": [1, 2, 3],
+                                                         "dice": (2, 1)}),
+        "minigam-start-selected": (P["minigam_start"], {"dice": (3, 1), "selected": 7,
+                                                        "targets": [6, 4]}),
+        "minigam-mid-play": (P["minigam_mid"], {"dice": (5, 2), "arrows": [mini_play],
+                                                "caption": str(mini_play)}),
+        "minigam-mid-black-dark": (P["minigam_mid"], {"orientation": "black", "theme": "dark",
+                                                      "dice": (6, 6), "dice_left": [6],
+                                                      "reroll_due": True}),
+        "minigam-mid-named": (P["minigam_mid"], {"dice": (1, 2), "named_double": 3,
+                                                 "dice_left": [3, 3, 3, 3], "highlight": [0, 7]}),
+        "minigam-mid-lastmove": (P["minigam_mid"].with_turn("white"),
+                                 {"lastmove": "5/3", "targets": [0, 1], "selected": 7}),
+        "minigam-small-black": (P["minigam_small"], {"orientation": "black", "dice": (1, 6),
+                                                     "numbers": False, "size": 200}),
+        "minigam-fifteen-names": (P["minigam_fifteen"], {"names": {"white": "W" * 30},
+                                                         "arrows": ["1/off"], "theme": CUSTOM_THEME}),
+    })
+    return cases
+
+
+def golden_digest(svg: str) -> dict[str, object]:
+    return {"sha256": hashlib.sha256(svg.encode("utf-8")).hexdigest(), "bytes": len(svg)}
+
+
+def record_golden() -> None:
+    """Rewrite tests/data/svg_golden.json from the current renderer."""
+    data = {name: golden_digest(board(pos, **kw)) for name, (pos, kw) in golden_cases().items()}  # type: ignore[arg-type]
+    GOLDEN.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(golden_cases()))
+def test_golden_bytes(name: str) -> None:
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    pos, kw = golden_cases()[name]
+    assert golden_digest(board(pos, **kw)) == want[name]  # type: ignore[arg-type]
+
+
+def test_golden_file_covers_every_case() -> None:
+    assert set(json.loads(GOLDEN.read_text(encoding="utf-8"))) == set(golden_cases())
 
 
 def parse(svg: str) -> ET.Element:
@@ -603,3 +708,10 @@ def test_docs_pictures_are_fresh() -> None:
     doc = (ROOT / "docs" / "rendering.md").read_text(encoding="utf-8")
     for name in mod.PICTURES:
         assert f"pictures/{name}.svg" in doc
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--record-golden"]:
+        record_golden()
+    else:
+        sys.exit("usage: python tests/test_svg.py --record-golden")
