@@ -58,3 +58,7 @@ class AmbiguousMoveError(IllegalMoveError):
 
 class GameError(BackgammonError):
     """An action that does not fit the game's current state (e.g. playing when a roll is due)."""
+
+
+class RenderError(BackgammonError):
+    """Options of a picture that cannot be drawn: an unknown theme, a point off the board, ..."""
