@@ -306,6 +306,8 @@ class PlayList(Sequence[Play]):
         self.dice = dice
         self._plays = plays
         self.length = length  # steps in every legal play
+        self._finals: dict[Board, bool] | None = None  # resulting boards (for continuations)
+        self._next: dict[tuple[tuple[int, int, int], ...], list[Step]] = {}  # memo of continuations
 
     def __getitem__(self, i: Any) -> Any:
         return self._plays[i]
@@ -471,9 +473,18 @@ def _completes_order(r: _Rules, b: Board, order: tuple[int, ...], need: int,
     return False
 
 
-def apply_steps(position: Position, dice: Any, steps: Sequence[Any]) -> Position:
-    """The position after the legal beginning ``steps`` of a play (``turn`` unchanged)."""
-    legal_steps(position, dice, steps)  # validates
+def apply_steps(position: Position, dice: Any, steps: Sequence[Any], *, plays: PlayList | None = None) -> Position:
+    """The position after the legal beginning ``steps`` of a play (``turn`` unchanged).
+
+    ``plays``: the legal plays of ``dice`` from ``position`` when the caller has them (no new search).
+    """
+    if plays is None:
+        legal_steps(position, dice, steps)  # validates
+    else:
+        why = explain_steps(plays, steps, complete=False)
+        if why is not None:
+            raise IllegalMoveError(f"steps {list(steps)!r} are not a legal beginning of a play of "
+                                   f"{plays.dice[0]}-{plays.dice[1]}: {why.message}", why.code, why.message)
     r = _rules(position.variant)
     done = _normalize_steps(position, steps)
     b, _ = _walk(r, position.board(), _dice(dice), done)
@@ -620,12 +631,16 @@ def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], ste
                        "dice can be used: a play must use both dice when it can.")
 
 
-def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Step:
-    """Return ``step`` as a :class:`Step` if legal next, else raise :class:`IllegalMoveError`."""
+def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any, *,
+               plays: PlayList | None = None) -> Step:
+    """Return ``step`` as a :class:`Step` if legal next, else raise :class:`IllegalMoveError`.
+
+    ``plays``: the legal plays of ``dice`` from ``position`` when the caller has them (no new search).
+    """
     from .notation import coerce_step
 
     d = _dice(dice)
-    options = legal_steps(position, d, steps_so_far)
+    options = legal_steps(position, d, steps_so_far) if plays is None else continuations(plays, steps_so_far)
     st = None
     try:
         st = coerce_step(position, step, dice_left=sorted({o.die for o in options}) or list(d))
@@ -637,3 +652,72 @@ def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step:
                 return o
     why = explain_step(position, d, steps_so_far, step)
     raise IllegalMoveError(f"{step!r} cannot be played with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
+
+
+# ---------------------------------------------------------------------------------------------
+# The steps of a turn, read from its legal plays (no new search: the turn engine asks these once
+# per click)
+
+
+def _finals(plays: PlayList) -> dict[Board, bool]:
+    got = plays._finals
+    if got is None:
+        got = {}
+        for p in plays:
+            src = p._src
+            got[src[2] if src is not None else p.position.board()] = True
+        plays._finals = got
+    return got
+
+
+def continuations(plays: PlayList, steps_so_far: Sequence[Any] = ()) -> list[Step]:
+    """The single steps that continue a legal play of ``plays`` after the legal ``steps_so_far``.
+
+    The same answer as :func:`legal_steps`, read from the plays already found (memoised on
+    ``plays``): the turn engine calls it on every click without searching the plays again.
+    ``steps_so_far`` must be a legal beginning (as the engine guarantees).
+    """
+    pos = plays.position
+    done = _normalize_steps(pos, steps_so_far)
+    key = tuple((s.start, s.end, s.die) for s in done)
+    memo = plays._next
+    got = memo.get(key)
+    if got is None:
+        r = _rules(pos.variant)
+        got = memo[key] = _next_steps(r, pos.board(), plays.dice, done, _finals(plays), plays.length)
+    return list(got)
+
+
+def explain_steps(plays: PlayList, steps: Sequence[Any], *, complete: bool = True) -> Explanation | None:
+    """Why ``steps`` (from the start of the turn) are not a legal play of ``plays``, or None.
+
+    The first step that no legal play continues with is explained by :func:`explain_step`; with
+    ``complete``, legal steps that leave dice to play are refused with the rule that asks for as
+    much of the roll as can be played.
+    """
+    from .notation import coerce_step
+
+    pos = plays.position
+    done: list[Step] = []
+    for raw in steps:
+        options = continuations(plays, done)
+        try:
+            st = coerce_step(pos, raw, dice_left=sorted({o.die for o in options}) or list(plays.dice))
+        except IllegalMoveError as e:
+            return Explanation(e.reason, e.explanation)
+        match = next((o for o in options if (o.start, o.end, o.die) == (st.start, st.end, st.die)), None)
+        if match is None:
+            why = explain_step(pos, plays.dice, done, raw)
+            if why.legal:  # pragma: no cover - explain_step and continuations agree
+                why = Explanation("illegal", f"{st.text(pos.variant.points)} cannot be played now.")
+            return why
+        done.append(match)
+    if complete and continuations(plays, done):
+        a, b = plays.dice
+        more = plays.length - len(done)
+        if a == b:
+            return Explanation("use_all_moves", f"The play is not complete: {more} more of the {a}s can be "
+                               f"played, and as many of the four moves as possible must be played.")
+        return Explanation("use_both_dice", "The play is not complete: the other die can still be played, and "
+                           "a play must use both dice when it can.")
+    return None

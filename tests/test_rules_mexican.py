@@ -246,7 +246,7 @@ def test_M8_mexican_both_played_then_name_then_roll_again_once():
     assert {s.die for s in g.legal_steps()} == {1}  # the 1 first
     g.play(g.legal_plays()[0])
     assert g.phase == "name"
-    assert g.legal_actions() == [1, 2, 3, 4, 5, 6]
+    assert [a.number for a in g.legal_actions()] == [1, 2, 3, 4, 5, 6]
     g.name_doubles(4)
     assert g.phase == "play" and g.dice.dice == (4, 4) and g.state.named
     g.play(g.legal_plays()[0])

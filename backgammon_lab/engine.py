@@ -1,0 +1,774 @@
+"""The turn engine: one immutable state and one transition, for every variant.
+
+Everything that happens in a game happens in :func:`advance`::
+
+    >>> from backgammon_lab.engine import start_state, advance, OpeningRoll, KEEP
+    >>> s = start_state("mexican")
+    >>> s.phase
+    Phase.OPENING
+    >>> s, events = advance(s, OpeningRoll(5, 3))
+    >>> [e.text for e in events]
+    ['Opening roll: White 5, Black 3. White goes first.', 'White may keep 5-3 or roll both dice again.']
+    >>> s, events = advance(s, KEEP)
+    >>> s.phase, len(s.plays)
+    (Phase.PLAY, 9)
+
+A :class:`TurnState` holds everything the game knows at one point: the position (with the steps of
+the turn played so far), the phase, the roll, the dice left, whether the roll is a Mexican or named
+doubles, the turn's legal plays (computed once, when the dice are known), the last play and the dice
+lost when a turn ends early. :func:`advance` takes a state and one action and returns the next state
+and the :class:`Event` values that say what happened, in data and in words (``event.text``). It
+never changes its argument: a refused action raises and leaves nothing changed.
+
+Actions are small frozen values: :class:`OpeningRoll` and :class:`RollDice` at the two chance
+phases, :data:`KEEP` and :data:`REROLL` for Mexican's opening choice, :class:`NameDoubles` after a
+Mexican, :class:`MakePlay` (a whole play) and :class:`MakeStep` (one checker, one die) when playing.
+Dice are part of the action: drawing them at random is the caller's business
+(:class:`~backgammon_lab.game.Game` keeps a seeded generator; rollouts and the trainer draw their
+own), so the transition is a pure function.
+
+What follows a play (naming doubles, rolling again, the end of the turn) is the variant's
+:meth:`~backgammon_lab.variants.Variant.after_play` hook; what is legal is :mod:`backgammon_lab.rules`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameError, IllegalMoveError
+from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, other
+from .rules import PlayList, apply_steps, check_step, continuations, explain_steps, legal_plays
+from .variants import Variant, find_variant
+
+__all__ = [
+    "Phase", "TurnState", "advance", "start_state", "position_state",
+    "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
+    "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
+    "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
+    "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name",
+]
+
+
+class Phase(enum.StrEnum):
+    """The phases of a game. A :class:`~enum.StrEnum`: ``Phase.PLAY == "play"`` is true."""
+
+    OPENING = "opening"  #: chance: each player rolls one die (ties roll again)
+    CHOICE = "choice"  #: decision (Mexican M2): keep the opening dice or roll both again
+    ROLL = "roll"  #: chance: the player to move rolls two dice
+    PLAY = "play"  #: decision: one of the legal plays, whole or step by step
+    NAME = "name"  #: decision (Mexican M8): name doubles after a Mexican
+    OVER = "over"  #: the game has ended
+
+    @property
+    def is_chance(self) -> bool:
+        """True for the two phases whose next action is a roll of the dice."""
+        return self in (Phase.OPENING, Phase.ROLL)
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+#: The 21 distinct rolls (higher die first) and their probabilities out of 36.
+ALL_ROLLS: tuple[tuple[Roll, float], ...] = tuple(
+    (Roll(a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRoll:
+    """The opening roll: one die each (phase ``opening``)."""
+
+    white: int
+    black: int
+
+    def __post_init__(self) -> None:
+        Roll(self.white, self.black)  # validates both dice (DiceError)
+
+
+@dataclass(frozen=True, slots=True)
+class RollDice:
+    """A roll of two dice (phase ``roll``)."""
+
+    roll: Roll
+
+
+class Choice(enum.StrEnum):
+    """Mexican's opening choice (phase ``choice``): keep the opening dice or roll both again (M2).
+
+    A :class:`~enum.StrEnum`: ``Choice.KEEP == "keep"``.
+    """
+
+    KEEP = "keep"
+    REROLL = "reroll"
+
+    @property
+    def keep(self) -> bool:
+        """True for keeping the opening dice."""
+        return self is Choice.KEEP
+
+    def __repr__(self) -> str:
+        return f"Choice.{self.name}"
+
+
+KEEP = Choice.KEEP
+REROLL = Choice.REROLL
+
+
+@dataclass(frozen=True, slots=True)
+class NameDoubles:
+    """Doubles named after a Mexican (phase ``name``), 1..6 (M8)."""
+
+    number: int
+
+    def __post_init__(self) -> None:
+        n = self.number
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 6:
+            raise GameError(f"named doubles are a number from 1 to 6, not {n!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class MakePlay:
+    """A whole play of the roll, from the turn's start (it replaces steps clicked so far)."""
+
+    play: Play
+
+
+@dataclass(frozen=True, slots=True)
+class MakeStep:
+    """One step (one checker, one die) that continues a legal play."""
+
+    step: Step
+
+
+Action = OpeningRoll | RollDice | Choice | NameDoubles | MakePlay | MakeStep
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+def player_name(player: Player) -> str:
+    """``"White"`` or ``"Black"``."""
+    return player.capitalize()
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened; ``text`` says it in words."""
+
+    player: Player
+
+    @property
+    def text(self) -> str:  # pragma: no cover - every subclass overrides it
+        """The event in plain words."""
+        return ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRolled(Event):
+    """The opening roll; ``player`` is the winner (White on a tie, when ``tie`` is true)."""
+
+    white: int
+    black: int
+
+    @property
+    def tie(self) -> bool:
+        """Both dice equal: the players roll again."""
+        return self.white == self.black
+
+    @property
+    def text(self) -> str:
+        """The opening roll in words."""
+        if self.tie:
+            return f"Opening roll: both players roll {self.white}; they roll again."
+        return f"Opening roll: White {self.white}, Black {self.black}. {player_name(self.player)} goes first."
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceOffered(Event):
+    """Mexican (M2): the opening winner may keep the dice or roll both again."""
+
+    roll: Roll
+
+    @property
+    def text(self) -> str:
+        """The choice in words."""
+        return f"{player_name(self.player)} may keep {self.roll} or roll both dice again."
+
+
+@dataclass(frozen=True, slots=True)
+class DiceKept(Event):
+    """The opening dice are kept and played (M2)."""
+
+    roll: Roll
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"{player_name(self.player)} keeps the opening dice {self.roll}."
+
+
+@dataclass(frozen=True, slots=True)
+class DiceRerolled(Event):
+    """The opening winner rolls both dice again (M2)."""
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"{player_name(self.player)} rolls both dice again."
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled(Event):
+    """A roll of two dice; ``mexican`` when it is a Mexican (M8)."""
+
+    roll: Roll
+    mexican: bool = False
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        extra = " A Mexican!" if self.mexican else ""
+        return f"{player_name(self.player)} rolls {self.roll}.{extra}"
+
+
+@dataclass(frozen=True, slots=True)
+class DoublesNamed(Event):
+    """Doubles named after a Mexican (M8)."""
+
+    number: int
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"{player_name(self.player)} names {self.number}-{self.number}."
+
+
+@dataclass(frozen=True, slots=True)
+class StepPlayed(Event):
+    """One step of a play, clicked on its own; ``points`` is the board size (for the text)."""
+
+    step: Step
+    points: int
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"{player_name(self.player)} moves {self.step.text(self.points)}."
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """A complete play of the roll."""
+
+    play: Play
+    roll: Roll
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"{player_name(self.player)} plays {self.play}."
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLost(Event):
+    """No legal move with the roll: the turn ends at once. ``reason`` is a short code
+    (``lower_die_blocked``, ``lower_die_cannot_enter``, ``cannot_enter``, ``no_move``) and
+    ``rerolls_lost`` says a re-roll or naming the roll would have earned is lost too."""
+
+    roll: Roll
+    reason: str
+    die: int
+    rerolls_lost: bool = False
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        r = self.roll
+        msg = {
+            "lower_die_cannot_enter": f"The lower die, {self.die}, cannot enter from the bar: the turn is lost.",
+            "lower_die_blocked": f"The lower die, {self.die}, cannot be played: the turn is lost.",
+            "cannot_enter": f"No checker can enter from the bar with {r}: the turn passes.",
+            "no_move": f"No legal move with {r}: the turn passes.",
+        }[self.reason]
+        return msg + (" No re-roll." if self.rerolls_lost else "")
+
+
+@dataclass(frozen=True, slots=True)
+class DiceLost(Event):
+    """Part of the roll could not be played: ``used`` of ``total`` moves were, the rest is lost.
+
+    ``reason``: ``mexican_high`` (the 2 of a Mexican: no naming, no re-roll, M8), ``doubles``
+    (moves of doubles lost, no re-roll, M7), ``high_after_low`` (the higher die after the lower,
+    M3), ``one_die`` (only one die could be played), ``some_doubles`` (doubles without a re-roll).
+    """
+
+    roll: Roll
+    used: int
+    total: int
+    reason: str
+    die: int
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        r = self.roll
+        return {
+            "mexican_high": f"The {r.high} cannot be played: no doubles may be named and there is no re-roll.",
+            "doubles": f"Only {self.used} of the four {r.first}s could be played: the rest is lost and there "
+                       "is no re-roll.",
+            "high_after_low": f"The {r.high} cannot be played after the {r.low}: the rest of the turn is lost.",
+            "some_doubles": f"Only {self.used} of the four {r.first}s could be played.",
+            "one_die": f"Only one die could be played: the {self.die}.",
+        }[self.reason]
+
+
+@dataclass(frozen=True, slots=True)
+class RerollDue(Event):
+    """All four moves of doubles were played: the same player rolls again (M7, M8)."""
+
+    roll: Roll
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"All four {self.roll.first}s were played: {player_name(self.player)} rolls again."
+
+
+@dataclass(frozen=True, slots=True)
+class NamingDue(Event):
+    """Both dice of a Mexican were played: the player names doubles (M8)."""
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"A Mexican! {player_name(self.player)} names any doubles to play."
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPassed(Event):
+    """The turn passes; ``player`` is the one to roll next."""
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        return f"{player_name(self.player)} to roll."
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """The game has ended: ``player`` has borne off every checker and wins ``points``."""
+
+    points: int
+
+    @property
+    def text(self) -> str:
+        """In words."""
+        kind = {1: "", 2: " (a gammon)", 3: " (a backgammon)"}.get(self.points, "")
+        s = "s" if self.points > 1 else ""
+        return f"{player_name(self.player)} has borne off every checker and wins {self.points} point{s}{kind}."
+
+
+# ---------------------------------------------------------------------------------------------
+# The state
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """Everything the game knows at one point; immutable (see the module docstring).
+
+    ``position``: the checkers now (the steps of this turn applied), ``turn`` the player who acts.
+    ``roll``: the dice of the current roll (named doubles included), in the phases ``choice``,
+    ``play`` and, for the picture, ``name``. ``steps``: the steps of the current play clicked so
+    far; ``start``: the position before them. ``plays``: the legal plays of ``roll`` from
+    ``start`` (phase ``play``), computed once. ``reroll``: in phase ``roll``, the same player rolls
+    again in the same turn. ``last_play``: the last complete play, and ``lost``: the dice that
+    could not be played when the last turn ended early (for the views).
+    """
+
+    position: Position
+    phase: Phase
+    roll: Roll | None = None
+    named: bool = False
+    steps: tuple[Step, ...] = ()
+    start: Position | None = None
+    plays: PlayList | None = field(default=None, compare=False, repr=False)
+    opening: tuple[int, int] | None = None
+    reroll: bool = False
+    winner: Player | None = None
+    points: int = 0
+    last_play: Play | None = field(default=None, compare=False, repr=False)
+    lost: tuple[int, ...] = ()
+
+    # -- what the views read -------------------------------------------------------------------
+    @property
+    def variant(self) -> Variant:
+        """The variant being played."""
+        return self.position.variant
+
+    @property
+    def player(self) -> Player:
+        """The player who acts next (rolls, chooses or plays)."""
+        return self.position.turn
+
+    @property
+    def dice(self) -> Roll | None:
+        """Alias of ``roll``."""
+        return self.roll
+
+    @property
+    def mexican(self) -> bool:
+        """The roll is a Mexican (1-2 rolled, not named, in a variant with Mexicans; M8)."""
+        r = self.roll
+        return r is not None and not self.named and self.variant.mexican and r.is_mexican
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game has ended."""
+        return self.phase is Phase.OVER
+
+    @property
+    def turn_start(self) -> Position:
+        """The position at the start of the current play (before the clicked steps)."""
+        return self.start if self.start is not None else self.position
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        """The dice of the roll not yet used by the steps clicked so far (phase ``play``), low first."""
+        r = self.roll
+        if r is None or self.phase is not Phase.PLAY:
+            return ()
+        left = [r.first] * 4 if r.is_double else sorted(r.dice)
+        for s in self.steps:
+            left.remove(s.die)
+        return tuple(left)
+
+    def next_steps(self) -> list[Step]:
+        """The single steps that continue a legal play after the clicked steps (phase ``play``).
+
+        Read from the turn's plays: no new search of the legal plays.
+        """
+        if self.phase is not Phase.PLAY or self.plays is None:
+            return []
+        return continuations(self.plays, self.steps)
+
+    def completions(self) -> list[Play]:
+        """The legal plays that the clicked steps can still lead to (all plays when none is clicked)."""
+        if self.phase is not Phase.PLAY or self.plays is None:
+            return []
+        if not self.steps:
+            return list(self.plays)
+        reach = _reachable(self.plays, self.steps, self.position)
+        return [p for p in self.plays if p.position in reach]
+
+    def legal_actions(self) -> list[Any]:
+        """The decisions open now: plays (phase ``play``), ``KEEP``/``REROLL``, or ``NameDoubles(1..6)``."""
+        ph = self.phase
+        if ph is Phase.PLAY:
+            return self.completions()
+        if ph is Phase.CHOICE:
+            return [KEEP, REROLL]
+        if ph is Phase.NAME:
+            return [NameDoubles(k) for k in range(1, 7)]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance phase, the actions the dice may bring and their probabilities."""
+        return chance_outcomes(self)
+
+    def hint(self) -> str:
+        """What happens next, in a few words (``"White rolls"``, ``"Black plays 6-5"``)."""
+        who = player_name(self.player)
+        ph = self.phase
+        if ph is Phase.OPENING:
+            return "each player rolls one die"
+        if ph is Phase.CHOICE:
+            return f"{who} keeps the opening dice or rolls again"
+        if ph is Phase.ROLL:
+            return f"{who} rolls again" if self.reroll else f"{who} rolls"
+        if ph is Phase.PLAY:
+            named = " (named doubles)" if self.named else ""
+            return f"{who} plays {self.roll}{named}"
+        if ph is Phase.NAME:
+            return f"{who} names doubles"
+        return f"{player_name(self.winner or WHITE)} has won"
+
+
+def start_state(variant: str | Variant = "standard") -> TurnState:
+    """The state before the opening roll of a new game."""
+    return TurnState(Position.start(find_variant(variant)), Phase.OPENING)
+
+
+def position_state(position: Position) -> TurnState:
+    """The state of a set-up position: ``position.turn`` rolls next."""
+    if not isinstance(position, Position):
+        raise GameError(f"a game starts from a Position, not {position!r}")
+    if position.is_over:
+        raise GameError(f"the game is already over in {position!r}")
+    return TurnState(position, Phase.ROLL)
+
+
+OPENING_OUTCOMES: tuple[tuple[OpeningRoll, float], ...] = tuple(
+    (OpeningRoll(a, b), 1 / 36) for a in range(1, 7) for b in range(1, 7)
+)
+_ROLL_OUTCOMES: tuple[tuple[RollDice, float], ...] = tuple((RollDice(r), p) for r, p in ALL_ROLLS)
+
+
+def chance_outcomes(state: TurnState) -> list[tuple[Action, float]]:
+    """The outcomes of the chance phase ``state`` is in, with their probabilities."""
+    if state.phase is Phase.OPENING:
+        return list(OPENING_OUTCOMES)
+    if state.phase is Phase.ROLL:
+        return list(_ROLL_OUTCOMES)
+    raise GameError(f"no roll of the dice is due in phase {state.phase.value!r} ({state.hint()})")
+
+
+# ---------------------------------------------------------------------------------------------
+# The transition
+
+
+Events = tuple[Event, ...]
+
+
+def advance(state: TurnState, action: Action) -> tuple[TurnState, Events]:
+    """The one transition of the game flow: the state after ``action``, and what happened.
+
+    Raises :class:`~backgammon_lab.errors.GameError` for an action that does not fit the phase and
+    :class:`~backgammon_lab.errors.IllegalMoveError` for a play or step the rules forbid; ``state``
+    is immutable, so a refused action changes nothing.
+    """
+    ph = state.phase
+    if isinstance(action, MakePlay):
+        _need(state, Phase.PLAY, action)
+        return _play(state, _match(state, action.play))
+    if isinstance(action, MakeStep):
+        _need(state, Phase.PLAY, action)
+        return _step(state, action.step)
+    if isinstance(action, RollDice):
+        _need(state, Phase.ROLL, action)
+        roll = action.roll
+        if not isinstance(roll, Roll):
+            raise GameError(f"RollDice takes a Roll, not {roll!r}")
+        mex = state.variant.mexican and roll.is_mexican
+        return _start_play(state, roll, False, (Rolled(state.player, roll, mex),))
+    if isinstance(action, OpeningRoll):
+        _need(state, Phase.OPENING, action)
+        return _opening(state, action.white, action.black)
+    if isinstance(action, Choice):
+        _need(state, Phase.CHOICE, action)
+        assert state.roll is not None
+        if action.keep:
+            return _start_play(state, state.roll, False, (DiceKept(state.player, state.roll),))
+        new = TurnState(state.position, Phase.ROLL, reroll=True, opening=state.opening,
+                        last_play=state.last_play)
+        return new, (DiceRerolled(state.player),)
+    if isinstance(action, NameDoubles):
+        _need(state, Phase.NAME, action)
+        k = action.number
+        return _start_play(state, Roll(k, k), True, (DoublesNamed(state.player, k),))
+    raise GameError(f"not an action: {action!r} (the game is in phase {ph.value!r}: {state.hint()})")
+
+
+def _need(state: TurnState, phase: Phase, action: Any) -> None:
+    if state.phase is not phase:
+        raise GameError(f"cannot do that now: {action!r} needs phase {phase.value!r}, but the game is in "
+                        f"phase {state.phase.value!r} ({state.hint()})")
+
+
+def _opening(state: TurnState, w: int, b: int) -> tuple[TurnState, Events]:
+    if w == b:
+        new = TurnState(state.position, Phase.OPENING, opening=(w, b))
+        return new, (OpeningRolled(WHITE, w, b),)
+    winner = WHITE if w > b else BLACK
+    pos = state.position.with_turn(winner)
+    roll = Roll(max(w, b), min(w, b))
+    ev: tuple[Event, ...] = (OpeningRolled(winner, w, b),)
+    if pos.variant.opening_choice:
+        new = TurnState(pos, Phase.CHOICE, roll=roll, opening=(w, b))
+        return new, ev + (ChoiceOffered(winner, roll),)
+    return _start_play(TurnState(pos, Phase.ROLL, opening=(w, b)), roll, False, ev)
+
+
+def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tuple[TurnState, Events]:
+    """The dice are known: compute the turn's plays once; a roll with no legal move ends the turn."""
+    pos = state.position
+    plays = legal_plays(pos, roll)
+    if plays.length:
+        return TurnState(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
+                         last_play=state.last_play), events
+    v = pos.variant
+    on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
+    if v.low_die_first and not roll.is_double:
+        reason = "lower_die_cannot_enter" if on_bar else "lower_die_blocked"
+    else:
+        reason = "cannot_enter" if on_bar else "no_move"
+    rerolls = named or (roll.is_double and v.doubles_roll_again) or (v.mexican and roll.is_mexican)
+    lost = (roll.first,) * 4 if roll.is_double else tuple(sorted(roll.dice))
+    ev = TurnLost(pos.turn, roll, reason, roll.low, rerolls)
+    return _end_turn(pos, state.last_play, lost, events + (ev,))
+
+
+def _end_turn(pos: Position, last: Play | None, lost: tuple[int, ...], events: Events) -> tuple[TurnState, Events]:
+    nxt = other(pos.turn)
+    return TurnState(pos.with_turn(nxt), Phase.ROLL, last_play=last, lost=lost), events + (TurnPassed(nxt),)
+
+
+def _match(state: TurnState, play: Any) -> Play:
+    plays = state.plays
+    assert plays is not None
+    if isinstance(play, Play):
+        for p in plays:
+            if p is play:
+                return p
+        target = play.position
+        for p in plays:
+            if p.position == target:
+                return p
+        raise IllegalMoveError(f"play {str(play)!r} is not legal with {state.roll} here",
+                               "illegal", "That play is not among the legal plays.")
+    raise GameError(f"MakePlay takes a Play, not {play!r}")
+
+
+def _step(state: TurnState, step: Any) -> tuple[TurnState, Events]:
+    plays = state.plays
+    assert plays is not None and state.roll is not None
+    start = state.turn_start
+    s = check_step(start, state.roll, state.steps, step, plays=plays)
+    steps = state.steps + (s,)
+    pos = apply_steps(start, state.roll, steps, plays=plays)
+    ev = StepPlayed(state.player, s, state.variant.points)
+    if continuations(plays, steps):
+        return TurnState(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
+                         plays=plays, opening=state.opening, last_play=state.last_play), (ev,)
+    match = next(p for p in plays if p.position == pos)
+    new, events = _play(state, Play(steps, match.position))
+    return new, (ev,) + events
+
+
+def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
+    """The state after ``play`` (from the turn's start) is made."""
+    roll = state.roll
+    assert roll is not None
+    who = state.player
+    pos = play.position
+    v = pos.variant
+    ev: list[Event] = [Played(who, play, roll)]
+    if pos.is_over:
+        pts = pos.game_value()
+        ev.append(GameOver(who, pts))
+        return TurnState(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
+                         last_play=play), tuple(ev)
+    used = len(play.steps)
+    nxt = v.after_play(roll.dice, state.named, used)
+    if nxt == "name":
+        ev.append(NamingDue(who))
+        return TurnState(pos, Phase.NAME, roll=roll, last_play=play), tuple(ev)
+    if nxt == "roll_again":
+        ev.append(RerollDue(who, roll))
+        return TurnState(pos, Phase.ROLL, reroll=True, last_play=play), tuple(ev)
+    total = 4 if roll.is_double else 2
+    lost: tuple[int, ...] = ()
+    if used < total:
+        left = [roll.first] * 4 if roll.is_double else sorted(roll.dice)
+        for s in play.steps:
+            left.remove(s.die)
+        lost = tuple(left)
+        die = play.steps[0].die if play.steps else roll.high
+        if v.mexican and roll.is_mexican and not state.named:
+            reason = "mexican_high"
+        elif v.doubles_roll_again and roll.is_double:
+            reason = "doubles"
+        elif roll.is_double:
+            reason = "some_doubles"
+        elif v.low_die_first:
+            reason = "high_after_low"
+        else:
+            reason = "one_die"
+        ev.append(DiceLost(who, roll, used, total, reason, die))
+    return _end_turn(pos, play, lost, tuple(ev))
+
+
+def _reachable(plays: PlayList, steps: Sequence[Step], pos: Position) -> set[Position]:
+    """The final positions the clicked ``steps`` can still lead to."""
+    start = plays.position
+    out: set[Position] = set()
+    seen: set[tuple[Position, tuple[int, ...]]] = set()
+
+    def rec(done: tuple[Step, ...], here: Position) -> None:
+        key = (here, tuple(sorted(s.die for s in done)))
+        if key in seen:
+            return
+        seen.add(key)
+        nxt = continuations(plays, done)
+        if not nxt:
+            out.add(here)
+        for s in nxt:
+            rec(done + (s,), apply_steps(start, plays.dice, done + (s,), plays=plays))
+
+    rec(tuple(steps), pos)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain values to actions
+
+
+def as_action(state: TurnState, value: Any) -> Action:
+    """Turn a plain value into the action the current phase takes.
+
+    Accepted: an action; at a chance phase a roll (``(5, 3)``, ``"5-3"``, a :class:`Roll`); in
+    ``choice`` ``"keep"``/``"reroll"``; in ``name`` a number 1..6; in ``play`` a :class:`Play`, move
+    text (``"24/18 13/11"``) or a list of steps (a whole play), or a :class:`Step`.
+    """
+    if isinstance(value, (OpeningRoll, RollDice, Choice, NameDoubles, MakePlay, MakeStep)):
+        return value
+    ph = state.phase
+    if ph is Phase.OPENING:
+        r = Roll.parse(value)
+        return OpeningRoll(r.first, r.second)
+    if ph is Phase.ROLL:
+        return RollDice(Roll.parse(value))
+    if ph is Phase.CHOICE:
+        if isinstance(value, str) and value in ("keep", "reroll"):
+            return Choice(value)
+        raise GameError(f"the opening choice is 'keep' or 'reroll', not {value!r}")
+    if ph is Phase.NAME:
+        return NameDoubles(value)
+    if ph is Phase.PLAY:
+        assert state.plays is not None and state.roll is not None
+        if isinstance(value, Play):
+            return MakePlay(value)
+        if isinstance(value, Step):
+            return MakeStep(value)
+        if isinstance(value, str):
+            return MakePlay(state.plays.find(value))
+        if isinstance(value, (list, tuple)):
+            return MakePlay(_play_of_steps(state, value))
+        raise GameError(f"a play is a Play, move text or a list of steps, not {value!r}")
+    raise GameError(f"the game is over: no action is possible ({value!r})")
+
+
+def _play_of_steps(state: TurnState, steps: Sequence[Any]) -> Play:
+    """The legal play that a complete list of steps (from the turn's start) makes."""
+    plays = state.plays
+    assert plays is not None and state.roll is not None
+    why = explain_steps(plays, steps)
+    if why is not None:
+        raise IllegalMoveError(f"steps {list(steps)!r} are not a legal play of {state.roll}: {why.message}",
+                               why.code, why.message)
+    end = apply_steps(plays.position, state.roll, steps, plays=plays)
+    for p in plays:
+        if p.position == end:
+            return p
+    raise IllegalMoveError(f"steps {list(steps)!r} do not make a complete play of {state.roll}",  # pragma: no cover
+                           "illegal", "The steps do not make a complete play.")
