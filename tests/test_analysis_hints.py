@@ -112,8 +112,9 @@ def test_cli_value_exact_and_batch(cache, table3, capsys, monkeypatch) -> None:
              json.dumps(pos.to_string())]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines)))
     assert main(["value", "--batch", "--table", str(path)]) == 0
-    got = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
-    assert got == [{"win": table3.value(pos)}, {"win": table3.value(pos.swapped())}, {"win": table3.value(pos)}]
+    got = [json.loads(x) if x else None for x in capsys.readouterr().out.splitlines()]
+    assert got == [{"win": table3.value(pos)}, {"win": table3.value(pos.swapped())}, None,  # blank for blank
+                   {"win": table3.value(pos)}]
     monkeypatch.setattr("sys.stdin", io.StringIO("[1, 2]\n"))
     assert main(["value", "--batch"]) == 2
     assert "--batch line 1" in capsys.readouterr().err

@@ -1,13 +1,12 @@
-"""The analysis subcommands of ``backgammon-lab``: ``value``, ``hint`` and ``solve``.
+"""The analysis subcommands of ``backgammon-lab``: ``value``, ``hint`` and ``solve`` (see ``docs/cli.md``).
 
 ``backgammon_lab.cli`` calls :func:`add_subcommands` when this package imports.
 
 * ``backgammon-lab value POSITION [--games N] [--json]`` -- the winning chance of the side to move:
-  exact for Mini-Gam when its solved table is cached, else a rollout. ``--batch`` reads one
-  position a line on stdin (its JSON form, a JSON string holding a position string, or
-  ``{"position": ...}`` holding either; the JSON form may add ``"options"``, e.g.
-  ``{"checkers": 3}``, for a variant with options) and writes ``{"win": p}`` a line, p for the
-  side to move.
+  exact for Mini-Gam when its solved table is cached (else a rollout, with a note saying how to
+  get the exact value). ``--batch`` reads one position a line on stdin (its JSON form, a position
+  string, or ``{"position": ..., "variant": ...}``; the JSON form may add ``"options"``, e.g.
+  ``{"checkers": 3}``) and writes ``{"win": p}`` a line, p for the side to move.
 * ``backgammon-lab hint POSITION --dice A-B [--json]`` -- every legal play ranked.
 * ``backgammon-lab solve minigam [--out PATH] [--checkers K]`` -- solve Mini-Gam and cache the table.
 """
@@ -16,24 +15,47 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import math
 import time
 from typing import Any
 
+from ..cli import (
+    add_progress_argument,
+    batch_position,
+    load_json_line,
+    note,
+    positive_int,
+    read_dice,
+    read_position,
+    run_batch,
+    seed_int,
+    show_progress,
+)
 from ..errors import BackgammonError
-from ..notation import parse_position
 from ..position import Position
 from ..variants import find_variant
 from .bots import Bot, HeuristicBot, RandomBot
 
 __all__ = ["add_subcommands", "position_value"]
 
+#: Default rollout games: ``value`` per position, ``hint`` per play.
+VALUE_GAMES = 1000
+HINT_GAMES = 200
+
 
 def _bot(name: str) -> Bot:
     return RandomBot(0) if name == "random" else HeuristicBot()
 
 
+def _solve_command(position: Position) -> str:
+    v = position.variant
+    extra = (f" --checkers {v.checkers}" if v.checkers != 8 else "") + (" --bar-first" if v.bar_first else "")
+    return f"backgammon-lab solve minigam{extra}"
+
+
 def _table_for(position: Position, path: str | None) -> Any:
+    """The solved table for a Mini-Gam position (None for other variants, or when none is cached:
+    then a note on stderr says that the answer is a rollout and how to get the exact value)."""
     if position.variant.name != "minigam":
         return None
     from .solve import get_table, load_table
@@ -43,10 +65,14 @@ def _table_for(position: Position, path: str | None) -> Any:
             return load_table(path)
         except (OSError, ValueError) as e:
             raise BackgammonError(f"cannot read the table {path!r}: {e}") from None
-    return get_table(position.variant, build=position.variant.checkers <= 4)
+    table = get_table(position.variant, build=position.variant.checkers <= 4)
+    if table is None:
+        note(f"no solved {position.variant.title} table is cached, so this is a rollout estimate; "
+             f"`{_solve_command(position)}` computes the exact values once (about 2 minutes) and caches them")
+    return table
 
 
-def position_value(position: Position, *, games: int = 1000, seed: int = 0, bot: Bot | None = None,
+def position_value(position: Position, *, games: int = VALUE_GAMES, seed: int = 0, bot: Bot | None = None,
                    workers: int = 1, table: Any = None, progress: bool = False) -> dict[str, Any]:
     """The winning chance of the side to move as a JSON-ready dict: exact with a Mini-Gam table
     (``{"win", "method": "exact"}``), else a rollout (adds ``stderr`` and ``games``)."""
@@ -62,43 +88,37 @@ def position_value(position: Position, *, games: int = 1000, seed: int = 0, bot:
     return {"win": r.win, "method": "rollout", "stderr": r.stderr, "games": r.games, "seed": seed, "bot": r.bot}
 
 
-def _read_batch_line(line: str, variant: str | None) -> Position:
-    item = json.loads(line)
-    if isinstance(item, dict) and "position" in item:
-        item = item["position"]
-    if isinstance(item, dict) and "options" in item:  # a variant with options, e.g. {"checkers": 3}
-        item = dict(item)
-        v = find_variant(item.pop("variant"), **item.pop("options"))
-        return Position(v, item["points"], item["bar"], item["off"], item["turn"])
-    if isinstance(item, dict):
-        return Position.from_json(item)
-    if isinstance(item, str):
-        return parse_position(item, variant)
-    raise BackgammonError(f"expected a position (JSON object or string), not {item!r}")
+def _value_line(args: argparse.Namespace, bot: Bot) -> Any:
+    tables: dict[Any, Any] = {}
+
+    def answer(line: str) -> Any:
+        try:
+            item = load_json_line(line)
+        except BackgammonError:
+            if line.lstrip()[:1] in ("{", "[", '"'):
+                raise
+            item = line.strip()  # a bare position string or ID, not quoted as JSON
+        pos = batch_position(item, args.variant)
+        if pos.variant not in tables:
+            tables[pos.variant] = _table_for(pos, args.table)
+        res = position_value(pos, games=args.games, seed=args.seed, bot=bot, workers=args.workers,
+                             table=tables[pos.variant])
+        return {"win": res["win"]}
+
+    return answer
 
 
 def _cmd_value(args: argparse.Namespace) -> int:
     bot = _bot(args.bot)
     if args.batch:
-        tables: dict[Any, Any] = {}
-        for lineno, line in enumerate(sys.stdin, 1):
-            if not line.strip():
-                continue
-            try:
-                pos = _read_batch_line(line, args.variant)
-            except (BackgammonError, KeyError, TypeError, ValueError) as e:
-                raise BackgammonError(f"--batch line {lineno} {line.strip()[:200]!r}: {e}") from None
-            if pos.variant not in tables:
-                tables[pos.variant] = _table_for(pos, args.table)
-            res = position_value(pos, games=args.games, seed=args.seed, bot=bot, workers=args.workers,
-                                 table=tables[pos.variant])
-            sys.stdout.write(json.dumps({"win": res["win"]}) + "\n")
-        return 0
+        if args.position is not None:
+            raise BackgammonError("value --batch reads its positions on stdin: give no POSITION")
+        return run_batch(_value_line(args, bot), progress=show_progress(args), compact=False)
     if args.position is None:
         raise BackgammonError("value needs a POSITION (or --batch)")
-    pos = parse_position(args.position, args.variant)
+    pos = read_position(args.position, args.variant)
     res = position_value(pos, games=args.games, seed=args.seed, bot=bot, workers=args.workers,
-                         table=_table_for(pos, args.table), progress=args.progress)
+                         table=_table_for(pos, args.table), progress=show_progress(args))
     if args.json:
         print(json.dumps({"player": pos.turn, **res}))
     else:
@@ -110,17 +130,16 @@ def _cmd_value(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from ..position import Roll
     from .hints import hint
 
-    pos = parse_position(args.position, args.variant)
+    pos = read_position(args.position, args.variant)
     if pos.is_over:
         raise BackgammonError(f"the game is over in {pos.to_string()!r}: nothing to play")
-    dice = Roll.parse(args.dice)
+    dice = read_dice(args.dice)
     table = _table_for(pos, args.table)
     h = hint(pos, dice, games=args.games, seed=args.seed, bot=_bot(args.bot), workers=args.workers,
              table=table, exact=None if table is not None else False, candidates=args.candidates,
-             progress=args.progress)
+             progress=show_progress(args))
     if args.json:
         print(json.dumps(h.to_json()))
     else:
@@ -129,23 +148,17 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .solve import default_table_path, solve
+    from .solve import default_table_path, solve, start_values
 
-    if args.game != "minigam":
-        raise BackgammonError(f"only Mini-Gam can be solved, not {args.game!r}")
-    try:
-        find_variant("minigam", checkers=args.checkers, bar_first=args.bar_first)
-        t0 = time.perf_counter()
-        table = solve(args.checkers, bar_first=args.bar_first, tol=args.tol, progress=not args.quiet,
-                      threads=args.threads)
-    except ValueError as e:
-        raise BackgammonError(str(e)) from None
+    progress = False if args.quiet else show_progress(args)
+    find_variant("minigam", checkers=args.checkers, bar_first=args.bar_first)
+    t0 = time.perf_counter()
+    table = solve(args.checkers, bar_first=args.bar_first, tol=args.tol, progress=progress, threads=args.threads)
     path = table.save(args.out or default_table_path(args.checkers, args.bar_first))
     st = table.stats
-    assert st is not None
+    if st is None:
+        raise BackgammonError("the solver returned no statistics")
     start = Position.start(table.variant)
-    from .solve import start_values
-
     sv = start_values(table)
     print(f"solved Mini-Gam with {args.checkers} checkers{' (bar first)' if args.bar_first else ''}: "
           f"{st.n_states} states in {time.perf_counter() - t0:.1f} s, last change {st.residual:.1e}")
@@ -155,40 +168,66 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _checkers(text: str) -> int:
+    n = positive_int(text)
+    if n > 8:
+        raise argparse.ArgumentTypeError(f"Mini-Gam has 1 to 8 checkers a side, not {text!r}")
+    return n
+
+
+def _tolerance(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = math.nan
+    if not (math.isfinite(x) and 0 < x < 1):
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, like 1e-12, not {text[:40]!r}")
+    return x
+
+
+def _add_rollout_options(parser: argparse.ArgumentParser, games: int, games_help: str) -> None:
+    """The options that ``value`` and ``hint`` share, each parser with its own defaults."""
+    parser.add_argument("--variant", help="the variant of a Position ID (standard, mexican); for a position "
+                                          "that names its variant it must agree")
+    parser.add_argument("--games", type=positive_int, default=games, help=games_help)
+    parser.add_argument("--seed", type=seed_int, default=0, help="rollout seed (default 0)")
+    parser.add_argument("--workers", type=int, default=1, choices=(1, 2), help="processes for rollouts")
+    parser.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="rollout bot")
+    parser.add_argument("--table", help="a solved Mini-Gam table file (default: the cache)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_progress_argument(parser)
+
+
+POSITION_HELP = ("a position: its JSON form, a file holding one, a position string, or a Position ID "
+                 "(with --variant)")
+
+
 def add_subcommands(sub: Any) -> None:
     """Add ``value``, ``hint`` and ``solve`` to the ``backgammon-lab`` subparsers."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--variant", help="variant of a Position ID (standard, mexican)")
-    common.add_argument("--games", type=int, default=1000,
-                        help="rollout games (value: default 1000; hint: per play, default 200)")
-    common.add_argument("--seed", type=int, default=0, help="rollout seed (default 0)")
-    common.add_argument("--workers", type=int, default=1, choices=(1, 2), help="processes for rollouts")
-    common.add_argument("--bot", choices=("heuristic", "random"), default="heuristic", help="rollout bot")
-    common.add_argument("--table", help="a solved Mini-Gam table file (default: the cache)")
-    common.add_argument("--json", action="store_true", help="print JSON")
-    common.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
-
-    va = sub.add_parser("value", parents=[common],
-                        help="winning chance of the side to move (exact for Mini-Gam, else a rollout)")
-    va.add_argument("position", nargs="?", help="JSON, a file, a position string, or a Position ID")
+    va = sub.add_parser("value", help="winning chance of the side to move (exact for Mini-Gam, else a rollout)")
+    va.add_argument("position", nargs="?", metavar="POSITION", help=POSITION_HELP + "; none with --batch")
+    _add_rollout_options(va, VALUE_GAMES, f"rollout games (default {VALUE_GAMES})")
     va.add_argument("--batch", action="store_true",
-                    help='read JSON-lines positions on stdin; write {"win": p} lines')
+                    help='read one position a line on stdin (JSON form, position string, or {"position": ..., '
+                         '"variant": ...}); write {"win": p} lines, one per input line, in order')
     va.set_defaults(func=_cmd_value)
 
-    hi = sub.add_parser("hint", parents=[common], help="every legal play of a roll ranked by winning chance")
-    hi.add_argument("position")
+    hi = sub.add_parser("hint", help="every legal play of a roll ranked by winning chance")
+    hi.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+    _add_rollout_options(hi, HINT_GAMES, f"rollout games per play (default {HINT_GAMES})")
     hi.add_argument("--dice", required=True, help="the roll, e.g. 6-5")
-    hi.add_argument("--top", type=int, default=None, help="show only the best N plays")
-    hi.add_argument("--candidates", type=int, default=None,
+    hi.add_argument("--top", type=positive_int, default=None, help="show only the best N plays")
+    hi.add_argument("--candidates", type=positive_int, default=None,
                     help="roll out only the N plays the heuristic likes most")
-    hi.set_defaults(func=_cmd_hint, games=200)
+    hi.set_defaults(func=_cmd_hint)
 
     so = sub.add_parser("solve", help="solve Mini-Gam exactly and cache the table")
-    so.add_argument("game", choices=("minigam",))
+    so.add_argument("game", choices=("minigam",), metavar="GAME", help="the game to solve: minigam")
     so.add_argument("--out", help="where to write the table (default: the user's cache directory)")
-    so.add_argument("--checkers", type=int, default=8, help="checkers a side (1-8; default 8)")
+    so.add_argument("--checkers", type=_checkers, default=8, help="checkers a side (1-8; default 8)")
     so.add_argument("--bar-first", action="store_true", help="the bar_first=True reading of rule G4")
-    so.add_argument("--tol", type=float, default=1e-12, help="stop when no value changes more (default 1e-12)")
+    so.add_argument("--tol", type=_tolerance, default=1e-12, help="stop when no value changes more (default 1e-12)")
     so.add_argument("--threads", type=int, default=2, choices=(1, 2), help="threads (default 2)")
-    so.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_progress_argument(so)
+    so.add_argument("--quiet", action="store_true", help="no progress bar (the same as --no-progress)")
     so.set_defaults(func=_cmd_solve)
