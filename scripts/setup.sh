@@ -1,14 +1,48 @@
 #!/usr/bin/env bash
-# Everything a fresh machine needs for backgammon_lab: the package with its test extra, and
-# Debian's Chromium for the browser tests (Playwright never downloads a browser here).
+# Everything a fresh machine needs for backgammon_lab:
+# - a project virtual environment .venv (unless a virtual or conda environment is active), made
+#   with python3 -m venv; on Debian/Ubuntu, where venv is a separate package, python3-venv is
+#   installed with apt-get when missing;
+# - the package with its test extra, installed into that environment (editable);
+# - Debian's Chromium for the browser tests (Playwright never downloads a browser here).
+# apt-get runs as root, or through sudo for another user. Run it again at any time: it reuses .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet --disable-pip-version-check -e ".[test]"
-if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium ]; then
-  if command -v apt-get >/dev/null 2>&1; then
-    SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
-  else
-    echo "setup: no chromium and no apt-get; browser tests will be skipped" >&2
+. scripts/env.sh
+
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO="sudo"
+apt_updated=""
+apt_install() {  # apt_install PACKAGE...: true when apt-get installed them
+  command -v apt-get >/dev/null 2>&1 || return 1
+  if [ -z "$apt_updated" ]; then $SUDO apt-get update -qq && apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+if [ -z "$ACTIVE_ENV" ]; then
+  host="$(command -v python3 || true)"
+  if [ -z "$host" ]; then
+    apt_install python3 || { echo "setup: no python3 (Python 3.11 or newer is needed)" >&2; exit 1; }
+    host="$(command -v python3)"
+  fi
+  if ! "$host" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    echo "setup: $host is Python $("$host" -c 'import platform; print(platform.python_version())'); 3.11 or newer is needed" >&2
+    exit 1
+  fi
+  if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
+    if ! "$host" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+      echo "setup: installing python3-venv (Debian keeps venv apart from python3)" >&2
+      apt_install python3-venv || { echo "setup: $host has no venv module; install python3-venv" >&2; exit 1; }
+    fi
+    rm -rf .venv
+    "$host" -m venv .venv
+    echo "setup: made the project virtual environment .venv" >&2
   fi
 fi
+
+"$PY" -m pip install --quiet --disable-pip-version-check -e ".[test]"
+
+if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium ]; then
+  apt_install chromium || echo "setup: no chromium and no apt-get; browser tests will be skipped" >&2
+fi
+echo "setup: done; Python is $PY" >&2

@@ -1,8 +1,9 @@
 """Shared pytest fixtures.
 
 Browser tests run Playwright against Debian's Chromium (``playwright install`` cannot download a
-browser here; see ``/work/shared/BROWSER-TESTS.md``): pytest-playwright has no command-line option
-for an executable, so its session fixture ``browser_type_launch_args`` is overridden below.
+browser on the project's machines; ``scripts/setup.sh`` installs Debian's ``chromium``):
+pytest-playwright has no command-line option for an executable, so its session fixture
+``browser_type_launch_args`` is overridden below.
 """
 
 from __future__ import annotations
