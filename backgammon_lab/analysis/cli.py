@@ -63,7 +63,7 @@ def _table_for(position: Position, path: str | None) -> Any:
     if path:
         try:
             return load_table(path)
-        except (OSError, ValueError) as e:
+        except Exception as e:  # noqa: BLE001 - not a table file (missing, not an archive, wrong arrays)
             raise BackgammonError(f"cannot read the table {path!r}: {e}") from None
     table = get_table(position.variant, build=position.variant.checkers <= 4)
     if table is None:
