@@ -44,7 +44,7 @@ from .rules import PlayList, apply_steps, check_step, continuations, explain_ste
 from .variants import Variant, find_variant
 
 __all__ = [
-    "Phase", "TurnState", "advance", "start_state", "position_state",
+    "Phase", "TurnState", "advance", "start_state", "position_state", "dice_state",
     "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
     "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
     "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
@@ -516,6 +516,14 @@ def position_state(position: Position) -> TurnState:
     if position.is_over:
         raise GameError(f"the game is already over in {position!r}")
     return TurnState(position, Phase.ROLL)
+
+
+def dice_state(position: Position, roll: Roll, *, named: bool = False) -> TurnState:
+    """The state once ``roll`` is known in ``position`` (``named``: doubles named after a
+    Mexican): phase ``play`` with the turn's plays, or, when no move is possible, the next turn."""
+    if position.is_over:
+        raise GameError(f"the game is already over in {position!r}")
+    return _start_play(TurnState(position, Phase.ROLL), Roll.parse(roll), named, ())[0]
 
 
 OPENING_OUTCOMES: tuple[tuple[OpeningRoll, float], ...] = tuple(

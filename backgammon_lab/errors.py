@@ -62,3 +62,13 @@ class GameError(BackgammonError):
 
 class RenderError(BackgammonError):
     """Options of a picture that cannot be drawn: an unknown theme, a point off the board, ..."""
+
+
+class AnalysisError(BackgammonError):
+    """Bad arguments to the analysis (odds, rollouts, hints, the solver, nets): a count that is not
+    positive, a decision asked of the wrong variant or phase, a table of another game."""
+
+
+class TableMissingError(AnalysisError):
+    """A solved table or trained net that is needed is not on this machine; the message says how
+    to make it (``backgammon-lab solve minigam``)."""

@@ -25,7 +25,7 @@ from backgammon_lab.analysis.odds import (
     roll_breakdown,
     shots,
 )
-from backgammon_lab.analysis.rollout import FastGame
+
 from backgammon_lab.game import Game
 
 DICE36 = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -74,7 +74,7 @@ def sample_positions(variant: str, n: int, seed: int, want: Callable[[Position],
 
     game_no = 0
     while len(out) < n and game_no < 400:
-        g = FastGame(Position.start(variant), "opening", rng=random.Random(rng.random()))
+        g = Game(variant, rng=random.Random(rng.random()))
         bot = RandomBot(game_no)
         game_no += 1
         while g.phase != "over":

@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 from backgammon_lab import Position, find_variant
+from backgammon_lab.errors import TableMissingError
 from backgammon_lab.analysis.solve import (
     MiniGamIndex,
     MiniGamTable,
@@ -240,7 +241,7 @@ def test_save_load(tmp_path, small_tables: dict) -> None:
     assert u.variant == find_variant("minigam", checkers=3, bar_first=True)
     with pytest.raises(ValueError, match="solves"):
         u.value(Position.start("minigam"))
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(TableMissingError, match="solve minigam"):
         load_table(tmp_path / "missing.npz")
     with pytest.raises(ValueError):
         solve(9)

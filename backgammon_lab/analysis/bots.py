@@ -1,23 +1,23 @@
 """Bots: one interface, :meth:`Bot.choose(game) <Bot.choose>`, for every decision of every variant.
 
-A bot looks at a game (a :class:`backgammon_lab.game.Game`, or the lighter
-:class:`backgammon_lab.analysis.rollout.FastGame` the rollouts use) in a decision phase and returns
-the action :meth:`Game.apply` takes:
+A bot looks at a game in a decision phase (a :class:`backgammon_lab.game.Game`, or the bare
+:class:`backgammon_lab.engine.TurnState` the rollouts drive) and returns the engine's action, which
+both :func:`backgammon_lab.engine.advance` and :meth:`Game.apply` take:
 
 =========  =========================================  ======================================
 phase      decision                                   action returned
 =========  =========================================  ======================================
-``play``   which legal play to make                   a :class:`~backgammon_lab.position.Play`
-``choice`` Mexican opening: keep the dice or re-roll  ``"keep"`` or ``"reroll"``
-``name``   Mexican: which doubles to name after 1-2   an int 1..6
+``play``   which legal play to make                   ``MakePlay(play)``
+``choice`` Mexican opening: keep the dice or re-roll  ``KEEP`` or ``REROLL``
+``name``   Mexican: which doubles to name after 1-2   ``NameDoubles(k)``, k in 1..6
 =========  =========================================  ======================================
 
 Bots:
 
 * :class:`RandomBot` -- uniformly random legal actions from its own seeded generator;
 * :class:`HeuristicBot` -- the play that scores best under :func:`evaluate`, a hand-made
-  evaluation with weights per variant (:data:`WEIGHTS`); for Mexican choices it looks one roll
-  ahead with the same evaluation;
+  evaluation whose weights follow from the variant's facts (:meth:`Weights.for_variant`); for
+  Mexican choices it looks one roll ahead with the same evaluation;
 * :class:`PerfectMiniGamBot` -- the play with the highest exact winning chance from the solved
   Mini-Gam table (:mod:`backgammon_lab.analysis.solve`).
 """
@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..game import ALL_ROLLS
+from ..engine import ALL_ROLLS, KEEP, REROLL, Choice, MakePlay, NameDoubles, Phase
+from ..errors import GameError, TableMissingError
 from ..position import Play, Position, Roll
 from ..rules import legal_boards
 from ..variants import Variant
@@ -40,7 +41,6 @@ __all__ = [
     "HeuristicBot",
     "PerfectMiniGamBot",
     "Weights",
-    "WEIGHTS",
     "evaluate",
     "GameLike",
 ]
@@ -73,15 +73,15 @@ class Bot:
     name = "bot"
 
     def choose(self, game: GameLike) -> Any:
-        """The action to take in ``game``'s current decision phase."""
+        """The engine action to take in ``game``'s current decision phase."""
         phase = game.phase
-        if phase == "play":
-            return self.choose_play(game, game.legal_actions())
-        if phase == "choice":
-            return self.keep_or_reroll(game)
-        if phase == "name":
-            return self.name_doubles(game)
-        raise ValueError(f"no decision to make in phase {phase!r}")
+        if phase == Phase.PLAY:
+            return MakePlay(self.choose_play(game, game.legal_actions()))
+        if phase == Phase.CHOICE:
+            return Choice(self.keep_or_reroll(game))
+        if phase == Phase.NAME:
+            return NameDoubles(self.name_doubles(game))
+        raise GameError(f"no decision to make in phase {str(phase)!r}")
 
     def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
         """Pick one of ``plays`` (the legal plays of ``game.dice``)."""
@@ -116,7 +116,8 @@ class RandomBot(Bot):
     def choose(self, game: GameLike) -> Any:
         """A uniformly random legal action."""
         acts = game.legal_actions()
-        return acts[self.rng.randrange(len(acts))]
+        a = acts[self.rng.randrange(len(acts))]
+        return MakePlay(a) if isinstance(a, Play) else a
 
     def seeded(self, seed: int) -> RandomBot:
         """A fresh random bot seeded with ``seed``."""
@@ -154,15 +155,21 @@ class Weights:
     stack: float = 0.7
     off: float = 0.5
 
+    @classmethod
+    def for_variant(cls, variant: Variant) -> Weights:
+        """The default weights for a variant, from its facts (never from its name).
 
-#: Weights per variant. Mexican: the five-checker cap and exact bear-off make stacks worse.
-#: Mini-Gam: six points, all of them home, free entry, so the bar is only pips and position.
-WEIGHTS: dict[str, Weights] = {
-    "standard": Weights(),
-    "mexican": Weights(stack=1.2, off=1.0),
-    "minigam": Weights(race=1.0, blot=1.0, direct=3.0, indirect=0.0, point=1.0, home=0.0, anchor=0.0,
-                       prime=1.0, opp_bar=2.0, my_bar=0.0, closed=0.5, stack=0.5, off=1.0),
-}
+        A stacking cap and exact bear-off make stacks worse and each borne-off checker dearer
+        (Mexican M6, M10). On a board that is all home board with free entry (Mini-Gam G1, G4) the
+        bar is only pips and place: no anchors, home points or indirect shots.
+        """
+        if variant.home >= variant.points:
+            return cls(race=1.0, blot=1.0, direct=3.0, indirect=0.0, point=1.0, home=0.0, anchor=0.0,
+                       prime=1.0, opp_bar=2.0, my_bar=0.0, closed=0.5,
+                       stack=0.5, off=1.0)
+        if variant.stacking_cap is not None or variant.exact_bear_off:
+            return cls(stack=1.2, off=1.0)
+        return cls()
 
 
 def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights: Weights | None = None) -> float:
@@ -172,7 +179,7 @@ def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights:
     Race (no contact left): ``race * (opponent pips - own pips) + off * (own off - opponent off)``.
     With contact, add the terms of :class:`Weights`.
     """
-    w = weights or WEIGHTS.get(variant.name, Weights())
+    w = weights or Weights.for_variant(variant)
     n = variant.points
     home = variant.home
     bar = n + 1
@@ -249,7 +256,7 @@ def _best_boards(position: Position, dice: tuple[int, int], w: Weights) -> tuple
 class HeuristicBot(Bot):
     """Plays the legal play whose result scores best under :func:`evaluate`.
 
-    ``weights`` default to :data:`WEIGHTS` for the game's variant. Mexican decisions look one
+    ``weights`` default to :meth:`Weights.for_variant` of the game's variant. Mexican decisions look one
     roll ahead with the same score: keep the opening dice when their best play scores at least
     the average best play of a fresh roll (a fresh 1-2 counted with its best named doubles);
     name the doubles whose best play scores most.
@@ -257,14 +264,13 @@ class HeuristicBot(Bot):
 
     name = "heuristic"
 
-    def __init__(self, weights: Weights | dict[str, Weights] | None = None) -> None:
+    def __init__(self, weights: Weights | None = None) -> None:
+        if weights is not None and not isinstance(weights, Weights):
+            raise GameError(f"HeuristicBot takes Weights, not {weights!r}")
         self.weights = weights
 
     def _w(self, variant: Variant) -> Weights:
-        if isinstance(self.weights, Weights):
-            return self.weights
-        table = self.weights if isinstance(self.weights, dict) else WEIGHTS
-        return table.get(variant.name, Weights())
+        return self.weights if self.weights is not None else Weights.for_variant(variant)
 
     def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
         """The play with the highest :func:`evaluate` score (the first one on ties)."""
@@ -281,7 +287,7 @@ class HeuristicBot(Bot):
     def _roll_score(self, position: Position, dice: tuple[int, int], w: Weights) -> float:
         v = position.variant
         s, b = _best_boards(position, dice, w)
-        if v.mexican and sorted(dice) == [1, 2]:
+        if v.mexican and Roll(*dice).is_mexican:
             after = Position.from_board(v, position.turn, b, _opp_off(position))
             s = max(s, max(_best_boards(after, (k, k), w)[0] for k in range(1, 7)))
         return s
@@ -293,7 +299,7 @@ class HeuristicBot(Bot):
         assert game.dice is not None
         keep = self._roll_score(pos, game.dice.dice, w)
         fresh = sum(p * self._roll_score(pos, r.dice, w) for r, p in ALL_ROLLS)
-        return "keep" if keep >= fresh else "reroll"
+        return KEEP if keep >= fresh else REROLL
 
     def name_doubles(self, game: GameLike) -> int:
         """The doubles whose best play scores most (the highest number on ties)."""
@@ -330,7 +336,7 @@ class PerfectMiniGamBot(Bot):
         if t is None or t.variant != variant:
             t = get_table(variant, build=variant.checkers <= 4)
             if t is None:
-                raise FileNotFoundError(f"no solved table for {variant!r}; run `backgammon-lab solve minigam"
+                raise TableMissingError(f"no solved table for {variant!r}; run `backgammon-lab solve minigam"
                                         f"{' --checkers ' + str(variant.checkers) if variant.checkers != 8 else ''}`")
             self._table = t
         return t

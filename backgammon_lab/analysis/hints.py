@@ -18,11 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine import MakePlay, Phase, advance, dice_state, position_state
+from ..errors import AnalysisError, TableMissingError
 from ..game import Game
 from ..position import Play, Position, Roll, Step
 from ..rules import legal_plays
 from .bots import Bot, HeuristicBot, evaluate
-from .rollout import FastGame, rollout
+from .rollout import rollout
 from .table import Table, fmt_prob
 
 __all__ = ["hint", "Hint", "RankedPlay", "opening_hint", "doubles_hint", "Decision", "DecisionHint"]
@@ -78,13 +80,13 @@ class Hint:
         for rp in self.plays:
             if rp.play.position == target:
                 return rp
-        raise ValueError(f"{play!r} is not a legal play of {self.dice} in {self.position.to_string()!r}")
+        raise AnalysisError(f"{play!r} is not a legal play of {self.dice} in {self.position.to_string()!r}")
 
     def error(self, play: Play | Position | str) -> float:
         """How much winning chance ``play`` gives up against the best play (0 for the best)."""
         rp = self.find(play)
         if rp.error is None:
-            raise ValueError(f"{rp.text} was not evaluated (only the top candidates were rolled out)")
+            raise AnalysisError(f"{rp.text} was not evaluated (only the top candidates were rolled out)")
         return rp.error
 
     def arrows(self, rank: int = 1) -> tuple[Step, ...]:
@@ -123,9 +125,10 @@ class Hint:
 
 
 def _exact_table(position: Position) -> Any:
-    if position.variant.name != "minigam":
+    from .solve import get_table, solvable
+
+    if not solvable(position.variant):
         return None
-    from .solve import get_table
 
     return get_table(position.variant, build=position.variant.checkers <= 4)
 
@@ -157,7 +160,7 @@ def hint(position: Position, dice: Any, *, games: int = 200, seed: int = 0, bot:
     if t is None and exact is not False:
         t = _exact_table(position)
     if exact and t is None:
-        raise FileNotFoundError("no solved Mini-Gam table for this position; run `backgammon-lab solve minigam`")
+        raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve minigam`")
     if t is not None and exact is not False:
         scored = [(t.value_after(p.position), None, p) for p in plays]
         return _ranked(position, roll, scored, "exact")
@@ -166,12 +169,11 @@ def hint(position: Position, dice: Any, *, games: int = 200, seed: int = 0, bot:
     bot = bot if bot is not None else HeuristicBot()
     ordered = _heuristic_order(plays) if candidates else plays
     chosen = ordered[:candidates] if candidates else ordered
-    start = FastGame(position, "play", dice=roll, named=named)
+    start = dice_state(position, roll, named=named)
     scored_r: list[tuple[float | None, float | None, Play]] = []
     for p in chosen:
-        g = start.copy()
-        g.apply(p)
-        if g.phase == "over":
+        g = advance(start, MakePlay(p))[0]
+        if g.phase is Phase.OVER:
             scored_r.append((1.0 if g.winner == mover else 0.0, 0.0, p))
             continue
         r = rollout(g, bot, games=games, seed=seed, workers=workers, progress=progress, player=mover)
@@ -232,7 +234,7 @@ class DecisionHint:
         for d in self.options:
             if d.option == option:
                 return d.error
-        raise ValueError(f"{option!r} is not an option of this decision: {[d.option for d in self.options]}")
+        raise AnalysisError(f"{option!r} is not an option of this decision: {[d.option for d in self.options]}")
 
     def table(self) -> Table:
         """The ranked options as a table."""
@@ -268,12 +270,12 @@ def _decision(kind: str, position: Position, opts: list[tuple[Any, float, float,
 def _mexican_position(start: Position | Game, phase: str) -> tuple[Position, Roll | None]:
     if isinstance(start, Game):
         if start.phase != phase:
-            raise ValueError(f"the game is in phase {start.phase!r}, not {phase!r}")
+            raise AnalysisError(f"the game is in phase {start.phase!r}, not {phase!r}")
         pos, dice = start.position, start.dice
     else:
         pos, dice = start, None
     if not pos.variant.mexican:
-        raise ValueError(f"this decision belongs to Mexican Backgammon, not {pos.variant.title}")
+        raise AnalysisError(f"this decision belongs to Mexican Backgammon, not {pos.variant.title}")
     return pos, dice
 
 
@@ -290,7 +292,7 @@ def opening_hint(start: Position | Game, dice: Any = None, *, games: int = 200, 
     bot = bot if bot is not None else HeuristicBot()
     h = hint(pos, roll, games=games, seed=seed, bot=bot, workers=workers, progress=progress, candidates=candidates)
     keep = h.best
-    rr = rollout(FastGame(pos, "roll"), bot, games=games, seed=seed, workers=workers, progress=progress,
+    rr = rollout(position_state(pos), bot, games=games, seed=seed, workers=workers, progress=progress,
                  player=pos.turn)
     opts = [("keep", keep.win or 0.0, keep.stderr or 0.0, keep.text), ("reroll", rr.win, rr.stderr, "")]
     out = _decision("opening", pos, opts, games, seed,
@@ -317,9 +319,10 @@ def doubles_hint(start: Position | Game, *, games: int = 200, seed: int = 0, bot
         details[k] = h
         b = h.best
         if b.win is None:  # a single legal play (or none): roll it out as it is
-            g = FastGame(pos, "play", dice=Roll(k, k), named=True)
-            g.apply(b.play)
-            if g.phase == "over":
+            g = dice_state(pos, Roll(k, k), named=True)
+            if g.phase is Phase.PLAY:
+                g = advance(g, MakePlay(b.play))[0]
+            if g.phase is Phase.OVER:
                 win, err = (1.0 if g.winner == pos.turn else 0.0), 0.0
             else:
                 r = rollout(g, bot, games=games, seed=seed, workers=workers, progress=progress, player=pos.turn)

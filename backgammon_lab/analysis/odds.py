@@ -16,7 +16,7 @@ turn can take long in a busy position: every non-hitting play of every doubles o
 36 rolls). Standard backgammon and Mini-Gam have no re-rolls, so the flag changes nothing there.
 
 The lower die first (M3), entering die by die (M9) and the five-checker cap (M6) all come from
-the move generator, :func:`backgammon_lab.rules.legal_boards`, so they change the numbers by
+the move generator and the turn engine, so they change the numbers by
 themselves.
 
 Results are exact: :class:`fractions.Fraction` with ``exact=True``, else floats.
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..game import ALL_ROLLS
+from ..engine import ALL_ROLLS, MakePlay, Phase, advance, dice_state
+from ..errors import AnalysisError
 from ..position import BLACK, WHITE, Player, Position, Roll, other
-from ..rules import legal_boards
 from .table import Table, fmt_fraction, fmt_prob
 
 __all__ = [
@@ -85,15 +85,11 @@ class _Turn:
         self.memo: dict[tuple[Board, Any], Fraction] = {}
         self.calls = 0
 
-    def _boards(self, board: Board, dice: tuple[int, int]) -> tuple[list[Board], int]:
+    def _count(self) -> None:
         self.calls += 1
         if self.calls > MAX_GENERATOR_CALLS:
-            raise ValueError(f"this whole-turn chance needs more than {MAX_GENERATOR_CALLS} move generations "
-                             "(every play of doubles opens 21 more rolls); use rerolls=False for the next roll")
-        pos = Position.from_board(self.v, self.player, board, self.opp_off)
-        plays = legal_boards(pos, dice)
-        length = max((len(s) for s in plays.values()), default=0)
-        return list(plays), length
+            raise AnalysisError(f"this whole-turn chance needs more than {MAX_GENERATOR_CALLS} move generations "
+                                "(every play of doubles opens 21 more rolls); use rerolls=False for the next roll")
 
     def turn(self, board: Board) -> Fraction:
         """The chance over a fresh roll (and what it leads to)."""
@@ -105,31 +101,33 @@ class _Turn:
         return got
 
     def roll(self, board: Board, dice: tuple[int, int], named: bool = False) -> Fraction:
-        """The chance once ``dice`` are rolled (``named``: doubles named after a Mexican)."""
+        """The chance once ``dice`` are rolled (``named``: doubles named after a Mexican).
+
+        The turn flow is the engine's: after each play, :func:`~backgammon_lab.engine.advance` says
+        whether the player names doubles (always followed) or rolls again (followed with ``rerolls``).
+        """
         if self.success(board):
             return Fraction(1)
         key = (board, (dice, named))
         got = self.memo.get(key)
         if got is not None:
             return got
-        v = self.v
-        boards, length = self._boards(board, dice)
+        self._count()
+        pos = Position.from_board(self.v, self.player, board, self.opp_off)
+        state = dice_state(pos, Roll(*dice), named=named)
         best = Fraction(0)
-        lo, hi = min(dice), max(dice)
-        for nb in boards:
-            if self.success(nb):
-                best = Fraction(1)
-                break
-            if nb[0] == v.checkers:  # the mover has won: the game ends here
-                continue
-            if length == 0:
-                continue
-            if v.mexican and (lo, hi) == (1, 2) and not named:
-                if length == 2:  # M8: name any doubles and play them
-                    cont = max(self.roll(nb, (k, k), True) for k in range(1, 7))
-                    best = max(best, cont)
-            elif self.rerolls and v.doubles_roll_again and lo == hi and length == 4:  # M7, M8's re-roll
-                best = max(best, self.turn(nb))
+        if state.phase is Phase.PLAY:
+            assert state.plays is not None
+            for play in state.plays:
+                nb = play.position.board()
+                if self.success(nb):
+                    best = Fraction(1)
+                    break
+                after = advance(state, MakePlay(play))[0]
+                if after.phase is Phase.NAME:  # M8: name any doubles and play them
+                    best = max(best, max(self.roll(nb, (k, k), True) for k in range(1, 7)))
+                elif after.phase is Phase.ROLL and after.reroll and self.rerolls:  # M7, M8's re-roll
+                    best = max(best, self.turn(nb))
         self.memo[key] = best
         return best
 
@@ -187,13 +185,13 @@ def _blot_index(position: Position, point: int, player: Player | None) -> tuple[
     """The owner of the blot and its index on the mover's board."""
     owner = other(position.turn) if player is None else player
     if owner == position.turn:
-        raise ValueError(f"the blot must belong to the side not on roll ({other(position.turn)}); "
+        raise AnalysisError(f"the blot must belong to the side not on roll ({other(position.turn)}); "
                          f"{position.turn} is to move in {position.to_string()!r}")
     n = position.variant.points
     if not 1 <= point <= n:
-        raise ValueError(f"point {point!r} is not on a {n}-point board")
+        raise AnalysisError(f"point {point!r} is not on a {n}-point board")
     if position.count(owner, point) != 1:
-        raise ValueError(f"{owner}'s point {point} holds {position.count(owner, point)} checkers, not a blot, "
+        raise AnalysisError(f"{owner}'s point {point} holds {position.count(owner, point)} checkers, not a blot, "
                          f"in {position.to_string()!r}")
     return owner, n + 1 - point
 
@@ -254,11 +252,11 @@ def roll_breakdown(position: Position, what: str = "enter", point: int | None = 
     }
     if what == "hit":
         if point is None:
-            raise ValueError("roll_breakdown(..., 'hit') needs the blot's point")
+            raise AnalysisError("roll_breakdown(..., 'hit') needs the blot's point")
         _, idx = _blot_index(position, point, None)
         tests["hit"] = lambda b: b[idx] != -1
     if what not in tests:
-        raise ValueError(f"what is one of {sorted(tests)} or 'hit', not {what!r}")
+        raise AnalysisError(f"what is one of {sorted(tests)} or 'hit', not {what!r}")
     t = _Turn(position, tests[what], rerolls)
     rows = []
     total = Fraction(0)

@@ -63,6 +63,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import AnalysisError, TableMissingError
 from ..position import BLACK, WHITE, Position, Roll
 from ..rules import legal_boards
 from ..variants import Variant, find_variant
@@ -108,6 +109,18 @@ def _compositions(total: int, parts: int) -> list[tuple[int, ...]]:
         for rest in _compositions(total - x, parts - 1):
             out.append((x, *rest))
     return out
+
+
+def solvable(variant: Variant) -> bool:
+    """True for the games this solver handles, judged by the variant's facts: a 6-point strip that
+    is all home board, every checker starting on the bar, no stacking cap, no Mexican re-rolls or
+    naming, a larger die bearing off from the highest point, one point a game (Mini-Gam, with
+    either reading of G4 and 1 to 8 checkers)."""
+    v = variant
+    return (v.points == 6 and v.home == v.points and v.start == {v.points + 1: v.checkers}
+            and v.stacking_cap is None and not v.exact_bear_off and not v.low_die_first
+            and not v.doubles_roll_again and not v.mexican and not v.gammons and not v.opening_choice
+            and 1 <= v.checkers <= MAX_CHECKERS)
 
 
 class MiniGamIndex:
@@ -445,7 +458,7 @@ def solve(checkers: int = 8, *, bar_first: bool = False, tol: float = 1e-12, chu
     ``progress`` shows a tqdm bar over the groups.
     """
     if not isinstance(checkers, int) or not 1 <= checkers <= MAX_CHECKERS:
-        raise ValueError(f"the solver handles 1 to {MAX_CHECKERS} checkers a side, not {checkers!r}")
+        raise AnalysisError(f"the solver handles 1 to {MAX_CHECKERS} checkers a side, not {checkers!r}")
     t0 = time.perf_counter()
     ix = MiniGamIndex(checkers)
     succ, swap = successor_tables(ix, bar_first)
@@ -510,7 +523,7 @@ class MiniGamTable:
         self.values = values
         self.index = index if index is not None else _index_for_size(len(values))
         if len(values) != self.index.n_states:
-            raise ValueError(f"a Mini-Gam table for {self.index.checkers} checkers has "
+            raise AnalysisError(f"a Mini-Gam table for {self.index.checkers} checkers has "
                              f"{self.index.n_states} values, not {len(values)}")
         self.checkers = self.index.checkers
         self.bar_first = bar_first
@@ -524,7 +537,7 @@ class MiniGamTable:
 
     def _check(self, position: Position) -> None:
         if position.variant != self.variant:
-            raise ValueError(f"this table solves {self.variant!r}, not {position.variant!r}")
+            raise AnalysisError(f"this table solves {self.variant!r}, not {position.variant!r}")
 
     def value(self, position: Position) -> float:
         """The winning chance of ``position.turn``, to roll, with perfect play on both sides.
@@ -581,7 +594,7 @@ class MiniGamTable:
         with np.load(path) as data:
             fmt = int(data["format"])
             if fmt != FORMAT_VERSION:
-                raise ValueError(f"{path}: table format {fmt}, this version reads {FORMAT_VERSION}; "
+                raise AnalysisError(f"{path}: table format {fmt}, this version reads {FORMAT_VERSION}; "
                                  "rebuild it with `backgammon-lab solve minigam`")
             k = int(data["checkers"])
             table = cls(data["values"], _index_for(k), bar_first=bool(data["bar_first"]))
@@ -604,7 +617,7 @@ def _index_for_size(n: int) -> MiniGamIndex:
         ix = _index_for(k)
         if ix.n_states == n:
             return ix
-    raise ValueError(f"no Mini-Gam checker count gives {n} states")
+    raise AnalysisError(f"no Mini-Gam checker count gives {n} states")
 
 
 _TABLE_CACHE: dict[tuple[int, bool, str], MiniGamTable] = {}
@@ -612,13 +625,13 @@ _TABLE_CACHE: dict[tuple[int, bool, str], MiniGamTable] = {}
 
 def load_table(path: str | os.PathLike[str] | None = None, *, checkers: int = 8,
                bar_first: bool = False) -> MiniGamTable:
-    """Load a solved table from ``path`` or the default cache path; raises FileNotFoundError."""
+    """Load a solved table from ``path`` or the default cache path; raises TableMissingError."""
     p = Path(path) if path is not None else default_table_path(checkers, bar_first)
     key = (checkers, bar_first, str(p.resolve()))
     t = _TABLE_CACHE.get(key)
     if t is None:
         if not p.is_file():
-            raise FileNotFoundError(f"no Mini-Gam table at {p}; build it with `backgammon-lab solve minigam`")
+            raise TableMissingError(f"no Mini-Gam table at {p}; build it with `backgammon-lab solve minigam`")
         t = _TABLE_CACHE[key] = MiniGamTable.load(p)
     return t
 
@@ -628,12 +641,12 @@ def get_table(variant: Variant | None = None, *, build: bool = False, path: str 
     """The table for a Mini-Gam ``variant`` if it is cached (or, with ``build``, after solving and
     caching it); None otherwise. Small boards (fewer than 8 checkers) solve in seconds."""
     v = variant if variant is not None else find_variant("minigam")
-    if v.name != "minigam":
+    if not solvable(v):
         return None
     k, bf = v.checkers, bool(v.bar_first)
     try:
         return load_table(path, checkers=k, bar_first=bf)
-    except FileNotFoundError:
+    except TableMissingError:
         if not build:
             return None
     table = solve(k, bar_first=bf, progress=progress)

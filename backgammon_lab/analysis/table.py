@@ -19,6 +19,8 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
+from ..errors import AnalysisError
+
 __all__ = ["Table", "fmt_prob", "fmt_fraction"]
 
 
@@ -64,7 +66,7 @@ class Table:
         self.rows = [list(r) for r in rows]
         for r in self.rows:
             if len(r) != len(self.columns):
-                raise ValueError(f"row {r!r} has {len(r)} cells for {len(self.columns)} columns")
+                raise AnalysisError(f"row {r!r} has {len(r)} cells for {len(self.columns)} columns")
         self.title = title
         self.notes = notes
         self.align = list(align) if align is not None else ["left"] * len(self.columns)
