@@ -407,13 +407,11 @@ def build_parser() -> argparse.ArgumentParser:
     sh.set_defaults(func=_cmd_show)
 
     try:
-        from . import svg
+        from .cli_render import add_render_subcommand
     except ImportError:  # pragma: no cover - svgwrite missing
-        svg = None  # type: ignore[assignment]
-    if svg is not None and hasattr(svg, "add_render_arguments"):
-        rd = sub.add_parser("render", help="draw a position as SVG")
-        svg.add_render_arguments(rd)
-        rd.set_defaults(func=svg.render_command)
+        pass
+    else:
+        add_render_subcommand(sub)
 
     try:
         from .analysis import cli as acli

@@ -4,6 +4,7 @@ escaping, dice, annotations, the CLI hooks and the freshness of the pictures in 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import importlib.util
 import inspect
@@ -14,10 +15,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from backgammon_lab import DiceError, Position, find_variant, legal_plays
-from backgammon_lab.errors import BackgammonError
-from backgammon_lab.svg import SvgBoard, Theme, add_render_arguments, board, render_command
+from backgammon_lab.cli_render import add_render_arguments, render_command
+from backgammon_lab.errors import BackgammonError, RenderError
+from backgammon_lab.svg import THEMES, SvgBoard, Theme, board
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"
@@ -476,9 +480,12 @@ def test_dice_states() -> None:
     assert dice_of(named) == [("0", "4", "1"), ("1", "4", "1"), ("2", "4", "0"), ("3", "4", "0")]
     mex = elements(parse(named), "mexican")
     assert [e.get("data-value") for e in mex] == ["1", "2"] and all(e.get("data-used") == "1" for e in mex)
-    # The named doubles may also be given as the dice themselves.
-    assert dice_of(board(POSITIONS["mexican_start"], dice=(4, 4), named_double=4)) == dice_of(
-        board(POSITIONS["mexican_start"], dice=(2, 1), named_double=4))
+    # The named doubles may also be given as the dice themselves: then no throw is drawn before
+    # them (the picture does not guess which roll they were named after).
+    as_doubles = board(POSITIONS["mexican_start"], dice=(4, 4), named_double=4)
+    assert dice_of(as_doubles) == dice_of(board(POSITIONS["mexican_start"], dice=(2, 1), named_double=4))
+    assert elements(parse(as_doubles), "mexican") == []
+    assert "named 4-4" in (parse(as_doubles).findtext(NS + "title") or "")
     assert not elements(parse(board(pos, dice=(6, 5))), "reroll")
     assert elements(parse(board(pos, dice=(6, 6), dice_left=[], reroll_due=True)), "reroll")
 
@@ -496,7 +503,10 @@ def test_dice_are_drawn_in_the_movers_colour_and_half() -> None:
 @pytest.mark.parametrize("kw", [
     {"dice": (6, 5), "dice_left": [4]},
     {"dice": (6, 5), "dice_left": [6, 6]},
-    {"dice": (6, 5), "named_double": 3},
+    {"dice": (6, 5), "named_double": 0},
+    {"dice": (6, 5), "named_double": True},
+    {"dice": "\u00b2-1"},
+    {"dice": "1" * 5000 + "-1"},
     {"dice": (1, 2), "named_double": 7},
     {"dice_left": [3]},
     {"dice": (0, 5)},
@@ -507,6 +517,292 @@ def test_dice_are_drawn_in_the_movers_colour_and_half() -> None:
 def test_bad_dice_raise(kw: dict) -> None:
     with pytest.raises(DiceError):
         board(POSITIONS["standard_start"], **kw)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rendering without rules: the picture draws what the caller says the dice show
+
+
+def test_named_doubles_are_drawn_after_any_roll_the_caller_names() -> None:
+    # No rule in the picture: whether 6-5 allows naming is the game's business, not the renderer's.
+    root = parse(board(POSITIONS["standard_start"], dice=(6, 5), named_double=3, dice_left=[3]))
+    assert [e.get("data-value") for e in elements(root, "mexican")] == ["6", "5"]
+    assert dice_of(board(POSITIONS["standard_start"], dice=(6, 5), named_double=3, dice_left=[3])) == [
+        ("0", "3", "1"), ("1", "3", "1"), ("2", "3", "1"), ("3", "3", "0")]
+    rects = [e.find(NS + "rect") for e in elements(root, "die")]
+    assert all(r is not None and r.get("stroke-dasharray") == "4 2" for r in rects)  # named: dashed
+    assert "dice 6-5 then named 3-3" in (root.findtext(NS + "title") or "")
+
+
+def test_the_number_of_dice_in_play_comes_from_the_variant(monkeypatch: pytest.MonkeyPatch) -> None:
+    pos = Position.start("standard")
+    assert len(dice_of(board(pos, dice=(5, 5)))) == 4
+    # A variant whose hook plays doubles as three moves gets three dice drawn: svg counts nothing.
+    monkeypatch.setattr(pos.variant, "dice_orders", lambda dice: ((dice[0],) * 3,) if dice[0] == dice[1]
+                        else (dice,))
+    assert dice_of(board(pos, dice=(5, 5), dice_left=[5])) == [("0", "5", "1"), ("1", "5", "1"),
+                                                                ("2", "5", "0")]
+    assert dice_of(board(pos, dice=(2, 5))) == [("0", "2", "0"), ("1", "5", "0")]
+
+
+SVG_PACKAGE = ROOT / "backgammon_lab" / "svg"
+
+
+def test_svg_holds_no_game_rule_and_no_command_line() -> None:
+    sources = {p.name: p.read_text(encoding="utf-8") for p in SVG_PACKAGE.glob("*.py")}
+    assert "__init__.py" in sources and len(sources) >= 6
+    for name, text in sources.items():
+        for rule in ("is_mexican", "is_double", ".mexican", "doubles_roll_again", "after_play",
+                     "low_die_first", "(1, 2)", "{1, 2}", "argparse", "sys.argv"):
+            assert rule not in text, (name, rule)
+    assert not (ROOT / "backgammon_lab" / "svg.py").exists()
+
+
+def test_each_layer_module_is_small() -> None:
+    for path in SVG_PACKAGE.glob("*.py"):
+        lines = path.read_text(encoding="utf-8").count("\n")
+        assert lines < 330, (path.name, lines)
+    src = (SVG_PACKAGE / "__init__.py").read_text(encoding="utf-8")
+    body = src[src.index("def render("):]
+    assert body.count("\n") < 50  # the composition of the layers reads at a glance
+
+
+# ---------------------------------------------------------------------------------------------
+# The layers one by one
+
+
+def test_dice_layer_draws_a_dice_view() -> None:
+    import svgwrite
+
+    from backgammon_lab.svg._dice import dice_layer
+    from backgammon_lab.svg._geometry import layout
+    from backgammon_lab.svg._options import DiceView
+    from backgammon_lab.svg._xml import Builder
+
+    b = Builder(svgwrite.Drawing(debug=False))
+    th = THEMES["light"]
+    assert dice_layer(b, layout(24, "white", True), th, "white", DiceView(), False) == []
+    dv = DiceView(thrown=(2, 1), in_play=(4, 4, 4, 4), used=(1, 0, 0, 0), named=4, label="x")
+    els = dice_layer(b, layout(24, "white", True), th, "white", dv, True)
+    classes = [e.attribs.get("class") for e in els]
+    assert classes.count("mexican") == 2 and classes.count("die") == 4 and "reroll" in classes
+    grid = dice_layer(b, layout(6, "black", True), th, "black", dv, False)
+    ys = sorted({e.elements[0].attribs["y"] for e in grid if e.attribs.get("class") == "die"})
+    assert len(ys) == 2  # two rows of two in the strip's panel
+
+
+def test_checker_layer_returns_checkers_and_counts() -> None:
+    import svgwrite
+
+    from backgammon_lab.svg._checkers import checker_layer
+    from backgammon_lab.svg._geometry import layout
+    from backgammon_lab.svg._xml import Builder
+
+    b = Builder(svgwrite.Drawing(debug=False))
+    pos = POSITIONS["standard_fifteen_on_one"]
+    checkers, counts = checker_layer(b, layout(24, "white", True), THEMES["dark"], pos)
+    assert len(checkers) == 30 and [c._text for c in counts] == ["15", "15"]
+
+
+def test_arrow_layer_skips_zero_length_and_replays_the_last_play() -> None:
+    import svgwrite
+
+    from backgammon_lab.svg._annotations import arrow, arrows_layer
+    from backgammon_lab.svg._geometry import Places, layout
+    from backgammon_lab.svg._xml import Builder
+
+    b = Builder(svgwrite.Drawing(debug=False))
+    assert arrow(b, 10, 10, 12, 11, "#000", "#fff", "arrow", dashed=False) == []
+    assert len(arrow(b, 0, 0, 100, 0, "#000", "#fff", "arrow", dashed=True)) == 3
+    pos = Position.start("standard")
+    places = Places(layout(24, "white", True), pos)
+    solid = arrows_layer(b, places, THEMES["light"], [("white", 24, 18)], last=False)
+    dashed = arrows_layer(b, places, THEMES["light"], [("white", 24, 18)], last=True)
+    assert [e.attribs.get("class") for e in solid] == ["casing", "arrow", "arrow"]
+    assert [e.attribs.get("class") for e in dashed] == ["casing", "lastmove", "lastmove"]
+    assert solid[1].attribs["x1"] == dashed[1].attribs["x1"]  # both from White's 24
+    assert solid[1].attribs["y1"] != dashed[1].attribs["y1"]  # but from another checker's slot
+
+
+def test_read_options_gives_plain_values() -> None:
+    from backgammon_lab.svg._options import read_dice, read_points, read_steps
+
+    v = find_variant("mexican")
+    dv = read_dice(v, "2-1", [4, 4], 4)
+    assert (dv.thrown, dv.in_play, dv.used, dv.named) == ((2, 1), (4, 4, 4, 4), (1, 1, 0, 0), 4)
+    assert read_dice(v, (3, 5), None, None).in_play == (3, 5)
+    assert read_points(7, 24, "targets") == (7,)
+    assert read_points([5, 0, 5, 25], 24, "targets") == (0, 5, 25)
+    assert read_steps("bar/22 6/off", "black", 24, "arrows") == (("black", 25, 22), ("black", 6, 0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad options: the project's own errors, quoting the input (issue 11)
+
+
+@pytest.mark.parametrize("kw,error,quoted", [
+    ({"theme": [1]}, RenderError, "[1]"),
+    ({"theme": None}, RenderError, "None"),
+    ({"names": ["white"]}, RenderError, "['white']"),
+    ({"names": "white"}, RenderError, "'white'"),
+    ({"names": {"white": "A", 3: "B"}}, RenderError, "3"),
+    ({"targets": 3.5}, RenderError, "3.5"),
+    ({"highlight": 3.5}, RenderError, "3.5"),
+    ({"selected": 3.5}, RenderError, "3.5"),
+    ({"targets": "7"}, RenderError, "'7'"),
+    ({"highlight": b"\x05"}, RenderError, "b'\\x05'"),
+    ({"selected": [True]}, RenderError, "True"),
+    ({"arrows": 5}, RenderError, "5"),
+    ({"arrows": 3.5}, RenderError, "3.5"),
+    ({"arrows": [5]}, RenderError, "5"),
+    ({"arrows": [(24, 18.0)]}, RenderError, "18.0"),
+    ({"arrows": ["1" * 5000 + "/3"]}, BackgammonError, "111"),
+    ({"lastmove": 5}, RenderError, "5"),
+    ({"lastmove": [None]}, RenderError, "None"),
+    ({"size": 10**400}, RenderError, "about 401 digits"),
+    ({"size": 10**5000}, RenderError, "about 5001 digits"),
+    ({"size": 100_001}, RenderError, "100001"),
+    ({"size": 2.0}, RenderError, "2.0"),
+    ({"size": True}, RenderError, "True"),
+    ({"orientation": [1]}, RenderError, "[1]"),
+    ({"id_prefix": 5}, RenderError, "5"),
+    ({"dice": "\u00b2-1"}, DiceError, "\u00b2-1"),
+    ({"dice": (6, 5), "dice_left": [float("inf")]}, DiceError, "inf"),
+    ({"dice": (6, 5), "dice_left": [5.0]}, DiceError, "5.0"),
+    ({"dice": (6, 5), "dice_left": "5"}, DiceError, "'5'"),
+    ({"dice": (6, 5), "named_double": 2.5}, DiceError, "2.5"),
+])
+def test_bad_options_raise_project_errors_quoting_the_input(kw: dict, error: type, quoted: str) -> None:
+    with pytest.raises(error) as info:
+        board(POSITIONS["standard_start"], **kw)
+    assert quoted in str(info.value)
+    assert len(str(info.value)) < 400  # a huge input is quoted short
+
+
+def test_a_theme_must_hold_text() -> None:
+    good = {f.name: getattr(CUSTOM_THEME, f.name) for f in dataclasses.fields(Theme)}
+    for bad in (5, None, "#fff\x00", ["#fff"]):
+        with pytest.raises(RenderError, match="felt"):
+            Theme(**{**good, "felt": bad})  # type: ignore[arg-type]
+
+
+def test_refused_options_change_nothing() -> None:
+    dice_left, targets, arrows = [5], [7, 3.5], ["24/18", 5]
+    kept = (list(dice_left), list(targets), list(arrows))
+    for kw in ({"dice": (6, 5), "dice_left": dice_left, "targets": targets},
+               {"dice": (6, 5), "dice_left": dice_left, "arrows": arrows}):
+        with pytest.raises(BackgammonError):
+            board(POSITIONS["standard_start"], **kw)  # type: ignore[arg-type]
+    assert (dice_left, targets, arrows) == kept
+    assert board(POSITIONS["standard_start"]) == board(POSITIONS["standard_start"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Fuzz: any keyword values give a picture that parses as XML, or a project error
+
+JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.sampled_from([10**400, -(10**30), 2**64]),
+    st.floats(allow_nan=True), st.text(max_size=12), st.binary(max_size=4),
+    st.lists(st.one_of(st.integers(-3, 30), st.text(max_size=3), st.none()), max_size=4),
+    st.tuples(st.integers(-2, 30), st.integers(-2, 30)),
+    st.dictionaries(st.text(max_size=6), st.one_of(st.text(max_size=6), st.none()), max_size=3),
+)
+POINT = st.integers(-2, 27)
+MOVE_TEXT = st.text(alphabet="0123456789/*() barof,-\u0663\u00b2", max_size=16)
+KEYWORDS = {
+    "orientation": st.one_of(st.sampled_from(["white", "black"]), JUNK),
+    "size": st.one_of(st.integers(-5, 200_000), st.none(), JUNK),
+    "theme": st.one_of(st.sampled_from(["light", "dark", "neon"]), st.just(CUSTOM_THEME), JUNK),
+    "dice": st.one_of(st.tuples(st.integers(0, 7), st.integers(0, 7)),
+                      st.text(alphabet="0123456789- \u00b2\u0663", max_size=5), JUNK),
+    "dice_left": st.one_of(st.lists(st.integers(0, 7), max_size=5), JUNK),
+    "named_double": st.one_of(st.integers(0, 7), JUNK),
+    "reroll_due": st.one_of(st.booleans(), JUNK),
+    "selected": st.one_of(POINT, st.lists(POINT, max_size=3), JUNK),
+    "targets": st.one_of(st.lists(POINT, max_size=5), POINT, JUNK),
+    "highlight": st.one_of(st.lists(POINT, max_size=5), POINT, JUNK),
+    "arrows": st.one_of(st.lists(st.one_of(MOVE_TEXT, st.tuples(POINT, POINT), JUNK), max_size=3),
+                        MOVE_TEXT, JUNK),
+    "lastmove": st.one_of(MOVE_TEXT, st.lists(st.tuples(POINT, POINT), max_size=3), JUNK),
+    "show_pips": st.one_of(st.booleans(), JUNK),
+    "names": st.one_of(st.fixed_dictionaries({}, optional={"white": st.text(), "black": st.text()}),
+                       JUNK),
+    "caption": st.one_of(st.text(max_size=200), JUNK),
+    "id_prefix": st.one_of(st.from_regex(r"[A-Za-z_][A-Za-z0-9_.-]{0,70}", fullmatch=True), JUNK),
+    "numbers": st.one_of(st.booleans(), JUNK),
+}
+FUZZ_EXAMPLES = 1500
+FUZZ_TRIED: list[int] = [0, 0, 0, 0]  # junk tried, drawn; well-formed tried, drawn
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(pos=st.sampled_from(sorted(POSITIONS)), kw=st.fixed_dictionaries({}, optional=KEYWORDS))
+def test_fuzz_keywords_give_xml_or_a_project_error(pos: str, kw: dict) -> None:
+    FUZZ_TRIED[0] += 1
+    before = repr(kw)
+    try:
+        svg = board(POSITIONS[pos], **kw)
+    except BackgammonError as e:
+        assert str(e)
+    else:
+        FUZZ_TRIED[1] += 1
+        root = parse(svg)
+        assert root.tag == NS + "svg" and isinstance(svg, SvgBoard)
+    assert repr(kw) == before  # the options given are left as they were
+
+
+HOSTILE_TEXT = st.text(alphabet=st.one_of(st.characters(), st.sampled_from("<>&\"'\x00\x07\ud800]")),
+                       max_size=60)
+WELL_FORMED = {
+    "orientation": st.sampled_from(["white", "black"]),
+    "size": st.one_of(st.none(), st.integers(1, 4000)),
+    "theme": st.sampled_from(["light", "dark", CUSTOM_THEME]),
+    "dice": st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    "dice_left": st.lists(st.integers(1, 6), max_size=4),
+    "named_double": st.integers(1, 6),
+    "reroll_due": st.booleans(),
+    "selected": st.integers(0, 25),
+    "targets": st.lists(st.integers(0, 25), max_size=5),
+    "highlight": st.lists(st.integers(0, 25), max_size=5),
+    "arrows": st.lists(st.tuples(st.integers(1, 25), st.integers(0, 24)), max_size=4),
+    "lastmove": st.lists(st.tuples(st.integers(1, 25), st.integers(0, 24)), max_size=4),
+    "show_pips": st.booleans(),
+    "names": st.fixed_dictionaries({}, optional={"white": HOSTILE_TEXT, "black": HOSTILE_TEXT}),
+    "caption": HOSTILE_TEXT,
+    "id_prefix": st.from_regex(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}", fullmatch=True),
+    "numbers": st.booleans(),
+}
+WELL_FORMED_EXAMPLES = 1000
+
+
+@settings(max_examples=WELL_FORMED_EXAMPLES, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(pos=st.sampled_from(sorted(POSITIONS)), kw=st.fixed_dictionaries({}, optional=WELL_FORMED))
+def test_fuzz_well_formed_keywords_draw_every_checker(pos: str, kw: dict) -> None:
+    FUZZ_TRIED[2] += 1
+    position = POSITIONS[pos]
+    try:
+        svg = board(position, **kw)
+    except BackgammonError as e:
+        assert str(e)
+        return
+    FUZZ_TRIED[3] += 1
+    root = parse(svg)
+    assert len(elements(root, "checker")) == 2 * position.variant.checkers
+    assert len(elements(root, "die")) in ((0, 2, 4) if "dice" in kw else (0,))
+    assert NS + "script" not in {e.tag for e in root.iter()}
+
+
+def test_fuzz_ran_every_example() -> None:
+    # Runs after the fuzz tests in file order (pytest-randomly is off in these runs: -p no:randomly).
+    if FUZZ_TRIED[0] == 0 or FUZZ_TRIED[2] == 0:
+        pytest.skip("the fuzz tests did not run in this session")
+    assert FUZZ_TRIED[0] >= FUZZ_EXAMPLES * 0.9 and FUZZ_TRIED[2] >= WELL_FORMED_EXAMPLES * 0.9
+    assert FUZZ_TRIED[1] >= FUZZ_TRIED[0] // 20  # a fair share of the inputs draw a picture
+    assert FUZZ_TRIED[3] >= FUZZ_TRIED[2] // 3
+    print(f"fuzz: {FUZZ_TRIED[0]} junk inputs tried ({FUZZ_TRIED[1]} pictures), "
+          f"{FUZZ_TRIED[2]} well-formed ({FUZZ_TRIED[3]} pictures)")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -612,7 +908,7 @@ def test_api_is_keyword_only_without_mutable_defaults() -> None:
         assert not isinstance(p.default, (list, dict, set)), p.name
     with pytest.raises(TypeError):
         board(Position.start("standard"), "black")  # type: ignore[misc]
-    with pytest.raises(TypeError):
+    with pytest.raises(RenderError, match="standard/w/24x2"):
         board("standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")  # type: ignore[arg-type]
     for bad in ({"orientation": "north"}, {"theme": "neon"}, {"size": 0}, {"names": {"red": "x"}}):
         with pytest.raises(BackgammonError):
@@ -676,6 +972,57 @@ def test_render_command_stdout_and_errors(capsys: pytest.CaptureFixture[str]) ->
     assert "error" in capsys.readouterr().err
     assert run_render(["minigam/w/barx8/barx8", "--dice", "9-9"]) == 2
     assert run_render(["minigam/w/barx8/barx8", "--targets", "x"]) == 2
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("backgammon-lab render: error: ")
+    return lines[0]
+
+
+def test_render_write_failures_are_one_line_with_status_1(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    for target in ("/nonexistent/dir/b.svg", str(tmp_path)):
+        assert run_render(["minigam/w/barx8/barx8", "-o", target]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and repr(target) in one_line(err)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv, quoted", [
+    (["--size", "1" * 400], "--size"),
+    (["--size", "1" * 5000], "--size"),
+    (["--size", "0"], "'0'"),
+    (["--size", "4.5"], "'4.5'"),
+    (["--selected", "\u00b2"], "\u00b2"),
+    (["--named-double", "9" * 30], "--named-double"),
+    (["--targets", "1" * 5000], "--targets"),
+    (["--dice-left", "\u00b2"], "--dice-left"),
+    (["--dice", "\u00b2-1"], "\u00b2-1"),
+    (["--arrows", "1" * 5000 + "/1"], "111"),
+])
+def test_render_bad_numbers_are_one_short_line_with_status_2(capsys: pytest.CaptureFixture[str],
+                                                             argv: list[str], quoted: str) -> None:
+    assert run_render(["standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", *argv]) == 2
+    line = one_line(capsys.readouterr().err)
+    assert quoted in line and len(line) < 400
+
+
+def test_render_from_the_shell_entry_points(tmp_path: Path) -> None:
+    pos = "standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5"
+    out = subprocess.run([sys.executable, "-m", "backgammon_lab", "render", pos, "-o", "/nonexistent/d/b.svg"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and out.stdout == ""
+    assert "/nonexistent/d/b.svg" in one_line(out.stderr)
+    script = Path(sys.executable).parent / "backgammon-lab"
+    if not script.exists():
+        pytest.skip("the backgammon-lab script is not installed beside this Python")
+    target = tmp_path / "b.svg"
+    out = subprocess.run([str(script), "render", pos, "--size", "300", "-o", str(target)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0 and out.stderr == ""
+    assert parse(target.read_text(encoding="utf-8").split("\n", 1)[1]).get("width") == "300"
 
 
 def test_cli_main_renders_when_wired(tmp_path: Path) -> None:

@@ -1,0 +1,101 @@
+"""Building SVG elements on top of svgwrite, and the text helpers every layer uses."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import svgwrite  # type: ignore[import-untyped]
+from svgwrite.base import BaseElement  # type: ignore[import-untyped]
+
+
+def fmt(x: float) -> str:
+    """A coordinate as short text: at most one decimal, no trailing zeros."""
+    r = round(x * 10)
+    if r % 10 == 0:
+        return str(r // 10)
+    return f"{r / 10:.1f}"
+
+
+def points_text(pts: Iterable[tuple[float, float]]) -> str:
+    """The ``points`` attribute of a polygon."""
+    return " ".join(f"{fmt(px)},{fmt(py)}" for px, py in pts)
+
+
+XML_BAD = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def clean(text: object, limit: int | None = None) -> str:
+    """User text made safe for XML: characters XML cannot hold are dropped (markup characters are
+    escaped later by the serializer), and the text is cut to ``limit`` characters."""
+    s = XML_BAD.sub("", str(text))
+    if limit is not None and len(s) > limit:
+        s = s[: max(limit - 1, 1)] + "\u2026"
+    return s
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap to ``width`` characters; explicit newlines are kept."""
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split():
+            while len(word) > width:
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:width])
+                word = word[width:]
+            if not line:
+                line = word
+            elif len(line) + 1 + len(word) <= width:
+                line += " " + word
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+class El(BaseElement):
+    """An svgwrite element built from ready attribute text (no validation: the renderer writes
+    only known attributes, and skipping svgwrite's per-attribute checks keeps pictures fast)."""
+
+    def __init__(self, name: str, attrs: dict[str, str], text: str | None = None,
+                 factory: Any = None) -> None:
+        self.elementname = name
+        self._parameter = factory._parameter
+        self.attribs = attrs
+        self.elements: list[El] = []
+        self._text = text
+
+    def get_xml(self) -> Any:
+        xml = super().get_xml()
+        if self._text is not None:
+            xml.text = self._text
+        return xml
+
+
+class Builder:
+    """Creates elements that share one svgwrite Drawing's (non-debug) parameters."""
+
+    def __init__(self, dwg: svgwrite.Drawing) -> None:
+        self.dwg = dwg
+
+    def el(self, name: str, attrs: dict[str, str], text: str | None = None) -> El:
+        return El(name, attrs, text, self.dwg)
+
+    def group(self, attrs: dict[str, str], children: Iterable[El]) -> El:
+        """A ``<g>`` holding ``children``."""
+        g = self.el("g", attrs)
+        g.elements.extend(children)
+        return g
+
+
+def inner_xml(b: Builder, children: Iterable[El]) -> str:
+    """The serialized ``children``, without a wrapping element."""
+    full: str = b.group({}, children).tostring()
+    return full[len("<g>"):-len("</g>")]
