@@ -393,7 +393,8 @@ class TurnState:
     far; ``start``: the position before them. ``plays``: the legal plays of ``roll`` from
     ``start`` (phase ``play``), computed once. ``reroll``: in phase ``roll``, the same player rolls
     again in the same turn. ``last_play``: the last complete play, and ``lost``: the dice that
-    could not be played when the last turn ended early (for the views).
+    could not be played when the last turn ended early (for the views). ``named_from``: the
+    Mexican, as rolled, whose named doubles are being played.
     """
 
     position: Position
@@ -409,6 +410,7 @@ class TurnState:
     points: int = 0
     last_play: Play | None = field(default=None, compare=False, repr=False)
     lost: tuple[int, ...] = ()
+    named_from: Roll | None = None
 
     # -- what the views read -------------------------------------------------------------------
     @property
@@ -613,7 +615,7 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
     plays = legal_plays(pos, roll)
     if plays.length:
         return TurnState(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
-                         last_play=state.last_play), events
+                         last_play=state.last_play, named_from=state.roll if named else None), events
     v = pos.variant
     on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
     if v.low_die_first and not roll.is_double:
@@ -657,7 +659,8 @@ def _step(state: TurnState, step: Any) -> tuple[TurnState, Events]:
     ev = StepPlayed(state.player, s, state.variant.points)
     if continuations(plays, steps):
         return TurnState(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
-                         plays=plays, opening=state.opening, last_play=state.last_play), (ev,)
+                         plays=plays, opening=state.opening, last_play=state.last_play,
+                         named_from=state.named_from), (ev,)
     match = next(p for p in plays if p.position == pos)
     new, events = _play(state, Play(steps, match.position))
     return new, (ev,) + events

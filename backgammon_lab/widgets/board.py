@@ -24,7 +24,6 @@ to the callbacks registered with :meth:`BoardWidget.on_click` (the position edit
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,12 +31,13 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..engine import Phase, TurnState
 from ..errors import BackgammonError
 from ..game import Game
-from ..position import WHITE, Play, Player, Position, Roll, Step
-from ..rules import explain_step, legal_plays
+from ..position import WHITE, Player, Position, Step
+from ..rules import explain_step
 
-__all__ = ["BoardWidget", "normalize_click", "board_kwargs_for_game"]
+__all__ = ["BoardWidget", "normalize_click", "board_kwargs", "board_kwargs_for_game"]
 
 _HERE = Path(__file__).parent
 
@@ -81,61 +81,31 @@ def _mover_point(white_point: int, mover: Player, points: int) -> int:
     return white_point if mover == WHITE else points + 1 - white_point
 
 
-def reroll_due(game: Game) -> bool:
-    """True when the player to roll rolls again (doubles or a Mexican played in full)."""
-    if game.phase != "roll" or game.index == 0:
-        return False
-    prev = game.states[game.index - 1]
-    return prev.phase != "opening" and prev.player == game.current_player
-
-
-def _mexican_roll(game: Game) -> tuple[int, int] | None:
-    """The Mexican (1-2, as rolled) whose named doubles are being played, if any."""
-    for st in reversed(game.states):
-        if st.phase == "name" and st.dice is not None:
-            return st.dice.dice
-    return None
-
-
-def last_play(game: Game) -> Play | None:
-    """The most recent complete play before the current point of ``game`` (None if there is none)."""
-    states = game.states
-    for i in range(len(states) - 1, 0, -1):
-        before, after = states[i - 1], states[i]
-        if before.phase != "play" or after.steps:
-            continue
-        start = states[i - 1 - len(before.steps)]
-        if start.dice is None:
-            return None
-        return _find_play(start.position, start.dice, after.position.with_turn(start.player))
-    return None
-
-
-@functools.lru_cache(maxsize=256)
-def _find_play(start: Position, dice: Roll, end: Position) -> Play | None:
-    for play in legal_plays(start, dice):
-        if play.position == end:
-            return play
-    return None
-
-
-def board_kwargs_for_game(game: Game) -> dict[str, Any]:
-    """The state-dependent keyword arguments of :func:`backgammon_lab.svg.board` for a game."""
-    st = game.state
-    kw: dict[str, Any] = {"reroll_due": reroll_due(game)}
-    if st.dice is not None and st.phase in ("play", "choice", "name"):
-        if st.named and st.phase == "play":
-            kw["dice"] = _mexican_roll(game) or (1, 2)
-            kw["named_double"] = st.dice.first
+def board_kwargs(state: TurnState) -> dict[str, Any]:
+    """The state-dependent keyword arguments of :func:`backgammon_lab.svg.board` for a game at
+    ``state``: read from the engine's state alone (dice shown, dice left, named doubles, the roll
+    again mark, the last play)."""
+    kw: dict[str, Any] = {"reroll_due": state.phase is Phase.ROLL and state.reroll}
+    ph = state.phase
+    roll = state.roll
+    if roll is not None and ph in (Phase.PLAY, Phase.CHOICE, Phase.NAME):
+        if state.named and ph is Phase.PLAY:
+            kw["dice"] = state.named_from.dice if state.named_from is not None else (1, 2)
+            kw["named_double"] = roll.first
         else:
-            kw["dice"] = st.dice.dice
-        if st.phase == "play":
-            kw["dice_left"] = game.dice_left
-    if not st.steps:
-        lp = last_play(game)
+            kw["dice"] = roll.dice
+        if ph is Phase.PLAY:
+            kw["dice_left"] = list(state.dice_left)
+    if not state.steps:
+        lp = state.last_play
         if lp is not None and lp.steps:
             kw["lastmove"] = lp
     return kw
+
+
+def board_kwargs_for_game(game: Game) -> dict[str, Any]:
+    """:func:`board_kwargs` of the game's current state."""
+    return board_kwargs(game.state)
 
 
 class BoardWidget(anywidget.AnyWidget):
@@ -175,6 +145,9 @@ class BoardWidget(anywidget.AnyWidget):
         self._move_handlers: list[Callable[[], None]] = []
         self._selected: int | None = None
         self._selected_at: int = -1
+        self._drawn: Any = None  # what the picture shows now (redraw skips an unchanged picture)
+        #: Pictures rendered so far (a test counts one per click).
+        self.renders = 0
         self.last_error: str | None = None
         self.observe(self._on_clicked, names="clicked")
         self.redraw()
@@ -245,7 +218,7 @@ class BoardWidget(anywidget.AnyWidget):
     @property
     def selected(self) -> int | None:
         """The selected start point in the mover's numbering (N+1 = the bar), or None."""
-        if self._game is None or self._game.phase != "play" or self._selected_at != self._game.index:
+        if self._game is None or self._game.phase is not Phase.PLAY or self._selected_at != self._game.index:
             return None
         return self._selected
 
@@ -258,10 +231,15 @@ class BoardWidget(anywidget.AnyWidget):
 
     def _legal_steps(self) -> list[Step]:
         assert self._game is not None
-        return self._game.legal_steps() if self._game.phase == "play" else []
+        return self._game.state.next_steps()
 
     def redraw(self, **extra: Any) -> None:
-        """Render the picture again from the current state (``extra``: one-off svg options)."""
+        """Render the picture from the current state (``extra``: one-off svg options).
+
+        The picture is drawn once per change: a call that would draw the same state, selection and
+        options again does nothing (a click that plays a step renders once, however many parts of
+        the game widget ask for the board to be up to date).
+        """
         from .. import svg as svgmod
 
         pos = self.position
@@ -269,15 +247,23 @@ class BoardWidget(anywidget.AnyWidget):
         phase = None
         sel = self.selected
         targets = self.targets() if sel is not None else []
+        state = self._game.state if self._game is not None else None
         if self._game is not None:
+            assert state is not None
             kw.pop("dice", None)  # a game's board shows the game's dice
-            kw.update(board_kwargs_for_game(self._game))
-            phase = self._game.phase
+            kw.update(board_kwargs(state))
+            phase = state.phase.value
             if sel is not None:
                 kw["selected"] = sel
                 kw["targets"] = targets
         kw.update(extra)
-        self.svg = str(svgmod.board(pos, **kw))
+        key = (pos, state, id(state), sel, tuple(targets), repr(sorted(kw.items(), key=lambda kv: kv[0])))
+        if key == self._drawn and not extra:
+            return
+        picture = str(svgmod.board(pos, **kw))
+        self.renders += 1
+        self._drawn = key
+        self.svg = picture
         self.info = {
             "position": pos.to_string(),
             "turn": pos.turn,
@@ -341,7 +327,7 @@ class BoardWidget(anywidget.AnyWidget):
         game = self._game
         assert game is not None
         ph = game.phase
-        if ph != "play":
+        if ph is not Phase.PLAY:
             self._selected = None
             self.message = {
                 "opening": "Roll the dice first: each player rolls one die to decide who starts.",
@@ -422,7 +408,7 @@ class BoardWidget(anywidget.AnyWidget):
         st = game.state
         pos = game.position
         n = pos.variant.points
-        start = game.states[game.index - len(st.steps)].position
+        start = st.turn_start
         done = list(st.steps)
         if sel is not None:
             return explain_step(start, st.dice, done, (sel, target)).message
@@ -448,5 +434,5 @@ class BoardWidget(anywidget.AnyWidget):
         sel = self.selected
         extra = ""
         if self._game is not None:
-            extra = f" {self._game.phase}"
+            extra = f" {self._game.phase.value}"
         return f"<BoardWidget {self.position.to_string()}{extra} selected={'none' if sel is None else sel}>"

@@ -21,39 +21,16 @@ from typing import Any, Protocol, runtime_checkable
 
 import ipywidgets as w
 
+from ..analysis.bots import Bot, RandomBot
+from ..engine import Phase
 from ..errors import BackgammonError
 from ..game import Game
 from ..position import BLACK, WHITE, Player, Position, Roll
 from ..rules import legal_plays
 from ..variants import VARIANTS
-from .board import BoardWidget, reroll_due
+from .board import BoardWidget
 
 __all__ = ["GameWidget", "RandomBot", "Bot"]
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything that picks an action for the game's current decision (play, choice or name)."""
-
-    def choose(self, game: Game) -> Any:  # pragma: no cover - protocol
-        """Return one of ``game.legal_actions()``."""
-
-
-class RandomBot:
-    """A bot that picks uniformly among the legal actions, from its own seeded generator."""
-
-    name = "Random bot"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game) -> Any:
-        """A random legal action of the current decision."""
-        actions = game.legal_actions()
-        return actions[self.rng.randrange(len(actions))]
-
-    def __repr__(self) -> str:
-        return "RandomBot()"
 
 
 def _variant_options() -> list[tuple[str, str]]:
@@ -401,7 +378,7 @@ class GameWidget(w.VBox):
         if ph == "opening":
             return "Opening roll: press Roll (each player rolls one die)."
         if ph == "roll":
-            again = " again" if reroll_due(g) else ""
+            again = " again" if g.state.reroll else ""
             return f"{who} to roll{again}."
         if ph == "choice":
             return f"{who} won the opening with {g.dice}: keep those dice or roll both again."
@@ -448,8 +425,7 @@ class GameWidget(w.VBox):
 
     def _messages_html(self) -> str:
         g = self.game
-        states = g.states
-        lines = [m for st in states[self._msg_from + 1: g.index + 1] for m in st.messages]
+        lines = [ev.text for e in g.entries[self._msg_from + 1: g.index + 1] for ev in e.events]
         if not lines and g.index == 0:
             lines = [f"{g.variant.title}: press Roll for the opening roll." if g.phase == "opening"
                      else f"{g.variant.title}: {self._status_text()}"]
@@ -461,5 +437,5 @@ class GameWidget(w.VBox):
         st = g.state
         dice = f" dice={st.dice}" if st.dice is not None and st.phase in ("play", "choice") else ""
         left = f" left={','.join(map(str, g.dice_left))}" if st.phase == "play" and st.steps else ""
-        return (f"<GameWidget {g.variant.name} {st.phase} {st.player}{dice}{left} "
+        return (f"<GameWidget {g.variant.name} {st.phase.value} {st.player}{dice}{left} "
                 f"move {g.index}/{len(g) - 1} vs {self.opponent}>")
