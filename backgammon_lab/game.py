@@ -239,9 +239,8 @@ class Game:
         if dice is None:
             a, b = self.rng.randint(1, 6), self.rng.randint(1, 6)
             action: Action = OpeningRoll(a, b) if st.phase is Phase.OPENING else RollDice(Roll(a, b))
-        else:
-            action = as_action(st, dice)
-        return self._do(action)
+            return self._do(action, drew=True)
+        return self._do(as_action(st, dice))
 
     def choose(self, choice: str | Choice) -> Game:
         """Mexican opening choice: ``"keep"`` the opening dice or ``"reroll"`` both dice (M2)."""
@@ -288,12 +287,19 @@ class Game:
         text = " ".join(action.split()) if isinstance(action, str) and st.phase is Phase.PLAY else None
         return self._do(act, text=text, pop_steps=len(st.steps) if isinstance(act, MakePlay) else 0)
 
-    def _do(self, action: Action, text: str | None = None, pop_steps: int = 0) -> Game:
-        base = self._entries[self._index - pop_steps].state if pop_steps else self.state
-        new, events = advance(base if isinstance(action, MakePlay) else self.state, action)
+    def _do(self, action: Action, text: str | None = None, pop_steps: int = 0, drew: bool = False) -> Game:
+        """Advance the engine and record the entry. The dice generator's state is read only when
+        this action drew from it (``drew``); otherwise the previous entry's state still holds."""
         index = self._index - pop_steps
+        try:
+            new, events = advance(self._entries[index].state, action)
+        except BaseException:
+            if drew:  # the roll is refused (never seen: drawn dice are valid): take the draw back
+                self.rng.setstate(self._entries[self._index].rng_state)
+            raise
+        rng_state = self.rng.getstate() if drew else self._entries[self._index].rng_state
         del self._entries[index + 1:]
-        self._entries.append(HistoryEntry(new, action, events, text, self.rng.getstate()))
+        self._entries.append(HistoryEntry(new, action, events, text, rng_state))
         self._index = index + 1
         return self
 
