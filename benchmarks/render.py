@@ -30,6 +30,7 @@ import chess.svg  # noqa: E402
 
 from backgammon_lab import Position, legal_plays  # noqa: E402
 from backgammon_lab import svg as bsvg  # noqa: E402
+from backgammon_lab.svg import _board  # noqa: E402
 
 MIDGAME = "standard/w/24,13x4,8x3,7x2,6x4,4/24,20,13x4,8x2,6x4,5x2"
 
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     cboard = chess.Board()
 
     def uncached() -> object:
-        bsvg._STATIC_CACHE.clear()
+        _board.STATIC_CACHE.clear()
         return bsvg.board(pos, dice=(3, 1))
 
     cases: list[tuple[str, Callable[[], object]]] = [
