@@ -1,0 +1,143 @@
+"""The turn engine before and after, side by side in one run (issue 9).
+
+Usage::
+
+    python benchmarks/engine.py                  # this tree against the commit before the engine
+    python benchmarks/engine.py --baseline REV --seconds 5
+
+The baseline tree is extracted with ``git archive REV`` into a temporary folder; each tree is
+measured in its own subprocess (same Python, same machine, one after the other, alternating
+rounds), so the figures compare the code and nothing else. Measured, each as a rate:
+
+* random self-play games/s through the rollout machinery (``rollout(..., RandomBot())``: the
+  baseline's ``FastGame``, this tree's bare ``advance``);
+* ``Game.play_random`` games/s (the history-keeping game);
+* ``legal_boards`` and ``legal_plays`` positions/s over the same 2,000 positions;
+* Python-side click handling of the game widget (select a checker, then play a step), per click.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The last commit before the turn engine (issue 9).
+BASELINE = "d20e6a1"
+
+PROBE = r'''
+import json, random, statistics, sys, time
+SECONDS = float(sys.argv[1])
+from backgammon_lab import Position, legal_plays
+from backgammon_lab.rules import legal_boards
+from backgammon_lab.game import Game
+from backgammon_lab.analysis.bots import RandomBot
+from backgammon_lab.analysis.rollout import rollout
+
+def rate(fn, unit_per_call):
+    fn()  # warm up
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < SECONDS:
+        fn(); n += 1
+    return n * unit_per_call / (time.perf_counter() - t0)
+
+out = {}
+for v in ("standard", "mexican", "minigam"):
+    k = 20 if v != "minigam" else 200
+    seeds = iter(range(10**9))
+    out[f"rollout random {v} games/s"] = rate(
+        lambda: rollout(Position.start(v), RandomBot(), games=k, seed=next(seeds), progress=False), k)
+    out[f"Game.play_random {v} games/s"] = rate(lambda: Game(v, seed=next(seeds)).play_random(), 1)
+
+# 2,000 reachable standard positions with rolls, from seeded random games
+rng = random.Random(7)
+sample = []
+g = Game("standard", seed=11)
+while len(sample) < 2000:
+    if g.is_over:
+        g = Game("standard", seed=rng.randrange(10**6))
+    if g.is_chance():
+        g.roll()
+    else:
+        if str(g.phase) == "play":
+            start = g.states[g.index - len(g.state.steps)].position
+            sample.append((start, g.dice.dice))
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+def boards():
+    for p, d in sample:
+        legal_boards(p, d)
+def plays():
+    for p, d in sample:
+        for pl in legal_plays(p, d):
+            pl.position
+out["legal_boards positions/s"] = rate(boards, len(sample))
+out["legal_plays (+positions) positions/s"] = rate(plays, len(sample))
+
+from backgammon_lab.widgets import GameWidget
+times = []
+for seed in range(40):
+    gw = GameWidget("standard", seed=seed)
+    gw.dice_text.value = "5-3"; gw.roll_button.click()
+    b = gw.board
+    for kind, value in (("point", 13), ("point", 8)):
+        t0 = time.perf_counter()
+        b.click(kind, value)
+        times.append(time.perf_counter() - t0)
+out["widget click handling ms (median)"] = statistics.median(times) * 1000
+print(json.dumps(out))
+'''
+
+
+def extract(rev: str, dest: Path) -> Path:
+    """The tree of ``rev`` in ``dest`` (git archive, no checkout of this working tree)."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    tar = dest / "tree.tar"
+    tar.write_bytes(data)
+    with tarfile.open(tar) as t:
+        t.extractall(dest / "tree", filter="data")
+    return dest / "tree"
+
+
+def measure(tree: Path, seconds: float) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    res = subprocess.run([sys.executable, "-c", PROBE, str(seconds)], env=env, capture_output=True, text=True,
+                         cwd=str(tree))
+    if res.returncode:
+        raise SystemExit(f"measuring {tree} failed:\n{res.stderr[-2000:]}")
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--baseline", default=BASELINE, help="the commit to compare with (default: before the engine)")
+    ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
+    ap.add_argument("--rounds", type=int, default=2, help="alternating rounds; the best of each is kept")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = extract(args.baseline, Path(tmp))
+        runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+        for _ in range(args.rounds):
+            runs["before"].append(measure(base, args.seconds))
+            runs["after"].append(measure(ROOT, args.seconds))
+    keys = list(runs["after"][0])
+
+    def best(which: str, k: str) -> float:
+        vals = [r[k] for r in runs[which]]
+        return min(vals) if k.endswith("(median)") else max(vals)
+
+    print(f"{'measure':42} {'before (' + args.baseline + ')':>18} {'after':>12} {'ratio':>7}")
+    for k in keys:
+        b, a = best("before", k), best("after", k)
+        print(f"{k:42} {b:18.1f} {a:12.1f} {a / b if b else float('nan'):7.2f}")
+
+
+if __name__ == "__main__":
+    main()
