@@ -261,6 +261,15 @@ def check_run(argv: list[str], result: Any, out: str, err: str) -> str | None:
     return None
 
 
+def reader_lines(data: str | bytes) -> list[str | bytes]:
+    """The lines of ``data`` as the batch reader sees them: split at "\\n" only ("\\r" alone
+    breaks no line), a final newline ends the last line, and nothing after it is a line."""
+    parts: list[str | bytes] = list(data.split(b"\n")) if isinstance(data, bytes) else list(data.split("\n"))
+    if parts[-1] in ("", b""):
+        parts.pop()
+    return parts
+
+
 #: Batch lines checked and how many of them got an error object.
 COUNTS = {"lines": 0, "errors": 0}
 
@@ -371,7 +380,7 @@ def test_mutated_batch_lines_get_one_answer_each(workdir: Path, small_rollouts: 
     problems: list[str] = []
     n_lines = 0
     for _ in range(N_BATCH):
-        lines: list[str | bytes] = []
+        texts = []
         for _ in range(rng.randrange(1, 7)):
             r = rng.random()
             line = rng.choice(seeds)
@@ -379,25 +388,14 @@ def test_mutated_batch_lines_get_one_answer_each(workdir: Path, small_rollouts: 
                 line = mutate_line(rng, line)
             elif r < 0.8:
                 line = rng.choice(["", "   ", "\t", "\r"])
-            text = line.replace("\n", " ")
-            lines.append(text)
-        as_bytes = rng.random() < 0.3
-        if as_bytes:
-            lines = [x.encode("utf-8", "surrogatepass") for x in lines if isinstance(x, str)]
-            k = rng.randrange(len(lines))
-            lines[k] = lines[k][:5] + rng.choice([b"\x80", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80"]) + lines[k][5:]
-            data: str | bytes = b"\n".join(x for x in lines if isinstance(x, bytes))
-            if rng.random() < 0.7:
-                data += b"\n"
-        else:
-            data = "\n".join(x for x in lines if isinstance(x, str))
-            if rng.random() < 0.7:
-                data += "\n"
-        # the lines as the reader sees them: split at "\n" only ("\r" alone breaks no line), a
-        # final newline ends the last line, and nothing after it is a line
-        lines = list(data.split(b"\n" if isinstance(data, bytes) else "\n"))  # type: ignore[arg-type]
-        if lines[-1] in ("", b""):
-            lines.pop()
+            texts.append(line)
+        text = "\n".join(texts) + ("\n" if rng.random() < 0.7 else "")
+        data: str | bytes = text
+        if rng.random() < 0.3:  # bytes, with a sequence that is not UTF-8 somewhere
+            raw = text.encode("utf-8", "surrogatepass")
+            k = rng.randrange(len(raw) + 1)
+            data = raw[:k] + rng.choice([b"\x80", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80"]) + raw[k:]
+        lines = reader_lines(data)
         argv = [command, "--batch"] + (["--variant", "standard"] if rng.random() < 0.2 else [])
         n_lines += len(lines)
         try:
