@@ -38,7 +38,7 @@ def quote(value: object, limit: int = 80) -> str:
         return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001 - any object may be passed; its repr must not hide the error
+    except Exception:  # any object may be passed: its repr must not hide the error
         text = f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -201,14 +201,12 @@ def _used_flags(in_play: tuple[int, ...], dice_left: object) -> tuple[int, ...]:
         return (0,) * len(in_play)
     if isinstance(dice_left, (str, bytes)) or not isinstance(dice_left, Iterable):
         raise DiceError(f"dice_left must be a list of die numbers, not {quote(dice_left)}")
+    given = list(dice_left)
     remaining: list[int] = []
-    for d in dice_left:
-        try:
-            if isinstance(d, bool):
-                raise TypeError
-            remaining.append(operator.index(d))
-        except TypeError:
-            raise DiceError(f"dice_left must be a list of die numbers, not {quote(dice_left)}") from None
+    for d in given:
+        if isinstance(d, bool) or not hasattr(type(d), "__index__"):
+            raise DiceError(f"dice_left must be a list of die numbers, not {quote(dice_left)}")
+        remaining.append(operator.index(d))
     flags = [1] * len(in_play)
     # The dice still to play are the last ones of their value; used ones come first.
     for i in range(len(in_play) - 1, -1, -1):
@@ -216,7 +214,7 @@ def _used_flags(in_play: tuple[int, ...], dice_left: object) -> tuple[int, ...]:
             remaining.remove(in_play[i])
             flags[i] = 0
     if remaining:
-        raise DiceError(f"dice_left={quote(list(dice_left))} is not part of the roll "
+        raise DiceError(f"dice_left={quote(given)} is not part of the roll "
                         f"{'-'.join(map(str, in_play))}")
     return tuple(flags)
 
