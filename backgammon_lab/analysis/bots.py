@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine import ALL_ROLLS, KEEP, REROLL, Choice, MakePlay, NameDoubles, Phase
+from ..engine import ALL_ROLLS, KEEP, REROLL, Choice, MakePlay, NameDoubles, Phase, advance, dice_state
 from ..errors import GameError, TableMissingError
 from ..position import Play, Position, Roll
 from ..rules import legal_boards
@@ -285,12 +285,17 @@ class HeuristicBot(Bot):
         return best
 
     def _roll_score(self, position: Position, dice: tuple[int, int], w: Weights) -> float:
-        v = position.variant
-        s, b = _best_boards(position, dice, w)
-        if v.mexican and Roll(*dice).is_mexican:
-            after = Position.from_board(v, position.turn, b, _opp_off(position))
-            s = max(s, max(_best_boards(after, (k, k), w)[0] for k in range(1, 7)))
-        return s
+        """The score of the best play of ``dice``; when the engine says doubles are named next (a
+        Mexican played in full, M8), the score of the best named doubles' best play."""
+        state = dice_state(position, Roll(*dice))
+        if state.phase is not Phase.PLAY:  # no legal move: the position as it stands
+            return evaluate(position.board(), position.variant, _opp_off(position), w)
+        best = self.choose_play(state, state.legal_actions())
+        after = advance(state, MakePlay(best))[0]
+        if after.phase is Phase.NAME:
+            return max(_best_boards(after.position, (k, k), w)[0] for k in range(1, 7))
+        pos = best.position
+        return evaluate(pos.board(), pos.variant, _opp_off(pos), w)
 
     def keep_or_reroll(self, game: GameLike) -> str:
         """Keep when the opening dice score at least a fresh roll's average (one roll ahead)."""
