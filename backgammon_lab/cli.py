@@ -448,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except SystemExit as e:  # a command that exits by itself
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:  # noqa: BLE001 - the one place where any failure becomes one line
         if debug:
             raise

@@ -36,6 +36,8 @@ if [ -z "$ACTIVE_ENV" ]; then
     fi
     rm -rf .venv
     "$host" -m venv .venv
+    # the pip of a distribution's venv may be old (Debian 12: 23.0): a current one builds every package the same way
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
     echo "setup: made the project virtual environment .venv" >&2
   fi
 fi

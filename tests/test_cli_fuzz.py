@@ -159,7 +159,20 @@ def mutate_argv(rng: random.Random, argv: list[str]) -> list[str]:
             out += [rng.choice([t for t in TOKENS if t.startswith("-") and len(t) > 2]), rng.choice(TOKENS)]
     if out and out[0] in ("value", "hint") and "--games" not in out:
         out += ["--games", rng.choice(GAMES[:3])]
+    if out and out[0] == "solve" and _solves_big(out):
+        out += ["--checkers", "2"]  # a real solve stays small (8 checkers take minutes)
     return out
+
+
+def _solves_big(argv: list[str]) -> bool:
+    from backgammon_lab.cli import build_parser
+
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit:
+            return False
+    return bool(args.checkers > 3)
 
 
 def mutate_line(rng: random.Random, line: str) -> str:
