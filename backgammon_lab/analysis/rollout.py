@@ -106,7 +106,7 @@ class RolloutResult:
     def table(self) -> Table:
         """The result as a small table."""
         lo, hi = self.interval()
-        rows = [["games", self.games], ["wins", self.wins],
+        rows: list[list[Any]] = [["games", self.games], ["wins", self.wins],
                 ["winning chance", f"{fmt_prob(self.win, 2)} ± {fmt_prob(self.stderr, 2)}"],
                 ["95% interval", f"{fmt_prob(lo, 2)} to {fmt_prob(hi, 2)}"],
                 ["points per game", f"{self.points:+.4f} ± {self.points_stderr:.4f}"]]

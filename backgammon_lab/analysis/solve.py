@@ -52,6 +52,7 @@ Files
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 import warnings
@@ -431,7 +432,7 @@ class _Kernel:
 
         run(self._w)
         for level in range(3):
-            run(lambda a, b, level=level: self._m(level, a, b))
+            run(functools.partial(self._m, level))
         new = np.concatenate(run(self._v))
         change = float(np.max(np.abs(new - self.V[lo:hi]))) if hi > lo else 0.0
         self.V[lo:hi] = new
