@@ -18,19 +18,23 @@ The forced-move rules come from the variant's facts:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from .errors import IllegalMoveError
+from .errors import AmbiguousMoveError, IllegalMoveError, VariantError
+from .moves import coerce_step, parse_steps
 from .position import Play, Position, Roll, Step
+from .variants import Rule, StepCheck
 
 __all__ = [
     "legal_plays",
     "legal_steps",
     "legal_boards",
     "explain_step",
+    "explain_play",
+    "parse_play",
     "check_step",
     "apply_steps",
     "PlayList",
@@ -57,10 +61,112 @@ def _apply(b: Board, s: int, t: int, n: int) -> tuple[Board, bool]:
     return tuple(lst), False
 
 
-class _Rules:
-    """The facts of a variant unpacked into locals the inner loops read fast."""
+# The generator's single-step loops, compiled per variant from its StepCheck table
+# (Variant.step_checks). The templates hold only the mechanics of moving a checker; every condition
+# under which a step is refused is pasted in from the table, so the rule is written once, and
+# `judge` (used by explain_step) reports the first check of the same table that refuses a step.
+# Names: see StepCheck. OPP_BAR is the index of the opponent's bar in the board tuple.
 
-    __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "sources", "sources_bar")
+_STEPS_SRC = """
+def steps(b, d, SOURCES=SOURCES, BAR=BAR, OPP_BAR=OPP_BAR, CAP=CAP, HOME=HOME):
+    out = []
+    occ = [s for s in SOURCES if not ({source})]
+    if not occ:
+        return out
+    hi = occ[0]
+    if {move_gate}:
+        srcs = [s for s in occ if not ({move})]
+    else:
+        srcs = occ
+    can_off = not ({off_gate})
+    for s in srcs:
+        t = s - d
+        if t > 0:
+            x = b[t]
+            if {land}:
+                continue
+            lst = list(b)
+            lst[s] -= 1
+            if x == -1:
+                lst[t] = 1
+                lst[OPP_BAR] += 1
+            else:
+                lst[t] = x + 1
+            out.append((s, t, tuple(lst), x == -1))
+        elif can_off and not ({off}):
+            lst = list(b)
+            lst[s] -= 1
+            lst[0] += 1
+            out.append((s, 0, tuple(lst), False))
+    return out
+
+
+def judge(b, s, d):
+    occ = [s for s in SOURCES if not ({source})]
+    hi = occ[0] if occ else 0
+    t = s - d
+    x = b[t] if t > 0 else None
+{judge_lines}
+    return None
+
+
+def midgame(b0, orders, two, OPP_BAR=OPP_BAR, CAP=CAP):
+    d1, d2 = orders[0]
+    first = steps(b0, d1)
+    second = steps(b0, d2)
+    d = d2
+    for s1, t1, b, hit1 in first:
+        for s, t, _nb, _hit in second:
+            if {source}:
+                continue  # the first step took the only checker on that point
+            lst = list(b)
+            lst[s] -= 1
+            x = lst[t]
+            if x == -1:
+                lst[t] = 1
+                lst[OPP_BAR] += 1
+            else:
+                lst[t] = x + 1
+            key = tuple(lst)
+            if key not in two:
+                two[key] = [(s1, t1, d1, hit1), (s, t, d2, x == -1)]
+    for dfirst, d, singles in ((d1, d2, first), (d2, d1, second)):
+        for s1, s, b, hit1 in singles:
+            t = s - d
+            if t > 0:
+                x = b[t]
+                if {land}:
+                    continue
+                lst = list(b)
+                lst[s] -= 1
+                if x == -1:
+                    lst[t] = 1
+                    lst[OPP_BAR] += 1
+                else:
+                    lst[t] = x + 1
+                key = tuple(lst)
+                if key not in two:
+                    two[key] = [(s1, s, dfirst, hit1), (s, t, d, x == -1)]
+    return bool(two)
+"""
+
+
+def _cond(c: StepCheck) -> str:
+    """A check's whole refusal condition as one expression."""
+    return f"({c.refuses})" if c.when == "True" else f"(({c.when}) and ({c.refuses}))"
+
+
+def _any(exprs: list[str]) -> str:
+    return " or ".join(exprs) or "False"
+
+
+class _Rules:
+    """The facts of a variant unpacked into locals the inner loops read fast, and the variant's
+    single-step rules compiled into the generator (``steps``, ``midgame``) and the judge
+    (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
+
+    __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
+                 "steps", "judge", "midgame", "midgame_ok", "source")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
@@ -70,65 +176,53 @@ class _Rules:
         self.exact = variant.exact_bear_off
         self.bar_first = variant.bar_first
         self.low_first = variant.low_die_first
-        self.sources = tuple(range(self.n, 0, -1))
-        self.sources_bar = (self.n + 1, *self.sources)
+        self.checks: tuple[StepCheck, ...] = tuple(variant.step_checks())
+        by = {at: [c for c in self.checks if c.at == at] for at in ("source", "move", "land", "off")}
+        if [c.code for c in by["source"]] != ["no_checker"]:
+            raise VariantError(f"variant {variant.name!r}: the one 'source' check is no_checker")
+
+        judge_lines = []
+        for i, c in enumerate(self.checks):
+            guard = {"land": "t > 0 and ", "off": "t <= 0 and "}.get(c.at, "")
+            judge_lines.append(f"    if {guard}{_cond(c)}:\n        return {i}, t, x, hi")
+        # Bear-off checks with no condition on the step itself are tested once per board.
+        off_board = [c for c in by["off"] if c.refuses == "True"]
+        off_step = [c for c in by["off"] if c.refuses != "True"]
+        self.source = _STEPS_SRC.format(
+            source=by["source"][0].refuses,
+            move_gate=_any([f"({c.when})" for c in by["move"]]), move=_any([_cond(c) for c in by["move"]]),
+            land=_any([_cond(c) for c in by["land"]]),
+            off_gate=_any([f"({c.when})" for c in off_board]), off=_any([_cond(c) for c in off_step]),
+            judge_lines="\n".join(judge_lines))
+        env: dict[str, Any] = {"SOURCES": tuple(range(self.n + 1, 0, -1)), "BAR": self.n + 1,
+                               "OPP_BAR": self.n + 2, "CAP": self.cap, "HOME": self.home}
+        exec(compile(self.source, f"<step rules of {variant!r}>", "exec"), env)  # noqa: S102
+        self.steps: Callable[[Board, int], list[tuple[int, int, Board, bool]]] = env["steps"]
+        self.judge: Callable[[Board, int, int], tuple[int, int, int | None, int] | None] = env["judge"]
+        self.midgame: Callable[..., bool] = env["midgame"]
+        # The midgame shortcut (see _two_orders_midgame) holds when a step can neither open nor
+        # close a point for another step: the only landing rule is the block, no rule of moving
+        # but bar-first, which the shortcut's own conditions (bar empty) keep out.
+        self.midgame_ok = ([c.code for c in by["land"]] == ["blocked"]
+                           and all(c.code == "bar_first" for c in by["move"]))
 
     def outside(self, b: Board) -> int:
         """The mover's checkers on points above the home board (the bar not counted)."""
         return sum(x for x in b[self.home + 1:self.n + 1] if x > 0)
 
-    def steps(self, b: Board, d: int) -> list[tuple[int, int, Board, bool]]:
-        """Every single step with die ``d`` from board ``b``: (start, end, new board, hit).
-
-        The few lines that move a checker on a list copy of the board are written out here and in
-        :func:`_two_orders_midgame` instead of calling :func:`_apply`: this is the innermost loop
-        of every search, and the call costs more than the lines.
-        """
+    def refusal(self, b: Board, s: int, d: int) -> tuple[StepCheck, dict[str, Any]] | None:
+        """The first single-step rule that refuses moving from ``s`` with ``d`` on ``b``, with the
+        values its sentence is written with; None when the step is allowed."""
+        j = self.judge(b, s, d)
+        if j is None:
+            return None
+        i, t, x, hi = j
         n = self.n
-        bar = n + 1
-        cap = self.cap if self.cap is not None else 99
-        out = []
-        if b[bar] > 0:
-            if self.bar_first:
-                t = bar - d
-                x = b[t]
-                if x >= -1 and x < cap:
-                    lst = list(b)
-                    lst[bar] -= 1
-                    if x == -1:
-                        lst[t] = 1
-                        lst[bar + 1] += 1
-                    else:
-                        lst[t] = x + 1
-                    out.append((bar, t, tuple(lst), x == -1))
-                return out
-            srcs = [s for s in self.sources_bar if b[s] > 0]
-        else:
-            srcs = [s for s in self.sources if b[s] > 0]
-        if not srcs:
-            return out
-        can_off = srcs[0] <= self.home
-        hi = srcs[0]
-        exact = self.exact
-        for s in srcs:
-            t = s - d
-            if t > 0:
-                x = b[t]
-                if x >= -1 and x < cap:
-                    lst = list(b)
-                    lst[s] -= 1
-                    if x == -1:
-                        lst[t] = 1
-                        lst[bar + 1] += 1
-                    else:
-                        lst[t] = x + 1
-                    out.append((s, t, tuple(lst), x == -1))
-            elif can_off and (t == 0 or (s == hi and not exact)):
-                lst = list(b)
-                lst[s] -= 1
-                lst[0] += 1
-                out.append((s, 0, tuple(lst), False))
-        return out
+        words = {"s": s, "t": t, "d": d, "x": x, "hi": hi, "held": -x if x is not None else 0,
+                 "CAP": self.cap, "HOME": self.home, "BAR": n + 1,
+                 "start": "the bar" if s == n + 1 else f"point {s}",
+                 "end": "off" if t <= 0 else f"point {t}"}
+        return self.checks[i], words
 
 
 _RULES_CACHE: dict[Any, _Rules] = {}
@@ -159,7 +253,7 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
         orders = r.variant.dice_orders(dice)  # the variant's hook: both orders, or lower first
         two: dict[Board, list[RawStep]] = {}
         one: dict[Board, list[RawStep]] = {}
-        if len(orders) == 2 and r.cap is None and b[r.n + 1] == 0 and r.outside(b) >= 2:
+        if len(orders) == 2 and r.midgame_ok and b[r.n + 1] == 0 and r.outside(b) >= 2:
             found = _two_orders_midgame(r, b, orders, two)
             if found:
                 return two, 2
@@ -183,7 +277,7 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
 
 def _two_orders_midgame(r: _Rules, b: Board, orders: tuple[tuple[int, ...], ...],
                         two: dict[Board, list[RawStep]]) -> bool:
-    """Both die orders of a non-double without a stacking cap, with the bar empty and at least two
+    """Both die orders of a non-double whose only landing rule is the block, with the bar empty and at least two
     checkers outside the home board (so no step of the turn can bear off).
 
     There a step never opens or closes a point for another step (only the opponent's checkers
@@ -194,45 +288,7 @@ def _two_orders_midgame(r: _Rules, b: Board, orders: tuple[tuple[int, ...], ...]
     single-die step list is computed once. Returns False when no play uses both dice (the caller
     then runs the general search, which also finds the one-die plays).
     """
-    steps = r.steps
-    n = r.n
-    opp_bar = n + 2
-    d1, d2 = orders[0]
-    first = steps(b, d1)
-    second = steps(b, d2)
-    for s, t, nb, hit in first:
-        for s2, t2, _nb2, _h2 in second:
-            if nb[s2] <= 0:
-                continue  # the first step took the only checker on that point
-            lst = list(nb)
-            lst[s2] -= 1
-            x = lst[t2]
-            if x == -1:
-                lst[t2] = 1
-                lst[opp_bar] += 1
-            else:
-                lst[t2] = x + 1
-            key = tuple(lst)
-            if key not in two:
-                two[key] = [(s, t, d1, hit), (s2, t2, d2, x == -1)]
-    # One checker moving twice: the second step starts where the first ended.
-    for e1, e2, singles in ((d1, d2, first), (d2, d1, second)):
-        for s, t, nb, hit in singles:
-            t2 = t - e2
-            if t2 > 0:
-                x = nb[t2]
-                if x >= -1:
-                    lst = list(nb)
-                    lst[t] -= 1
-                    if x == -1:
-                        lst[t2] = 1
-                        lst[opp_bar] += 1
-                    else:
-                        lst[t2] = x + 1
-                    key = tuple(lst)
-                    if key not in two:
-                        two[key] = [(s, t, e1, hit), (t, t2, e2, x == -1)]
-    return bool(two)
+    return r.midgame(b, orders, two)
 
 
 def _search_doubles(r: _Rules, b: Board, d: int) -> tuple[dict[Board, list[RawStep]], int]:
@@ -301,11 +357,13 @@ class PlayList(Sequence[Play]):
     A roll with no legal move gives one empty play (the position unchanged).
     """
 
-    def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int) -> None:
+    def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int,
+                 boards: Sequence[Board] | None = None) -> None:
         self.position = position
         self.dice = dice
         self._plays = plays
         self.length = length  # steps in every legal play
+        self._boards = boards  # the mover's-eye board after each play, in the same order
         self._finals: dict[Board, bool] | None = None  # resulting boards (for continuations)
         self._next: dict[tuple[tuple[int, int, int], ...], list[Step]] = {}  # memo of continuations
 
@@ -343,9 +401,7 @@ class PlayList(Sequence[Play]):
 
     def find(self, text: str) -> Play:
         """The play that move text (``"24/18 13/11*"``) stands for; raises if illegal or ambiguous."""
-        from .notation import parse_play
-
-        return parse_play(self.position, self.dice, text)
+        return _parse_play(self, text)
 
     def __repr__(self) -> str:
         shown = ", ".join(str(p) for p in self._plays[:6])
@@ -373,12 +429,13 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     best, maxlen = _legal(r, position.board(), d)
     v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
     plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
-    return PlayList(position, d, plays, maxlen)
+    return PlayList(position, d, plays, maxlen, tuple(best))
 
 
 def _normalize_steps(position: Position, steps: Iterable[Any]) -> list[Step]:
-    from .notation import coerce_step
-
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+        raise IllegalMoveError(f"steps so far must be a list of steps, not {steps!r}", "bad_step",
+                               f"Steps so far are a list of steps, not {steps!r}.")
     return [coerce_step(position, s) for s in steps]
 
 
@@ -427,7 +484,7 @@ def legal_steps(position: Position, dice: Any, steps_so_far: Sequence[Any] = ())
 
 
 def _next_steps(r: _Rules, b0: Board, dice: tuple[int, int], done: list[Step],
-                finals: dict[Board, list[RawStep]], maxlen: int) -> list[Step]:
+                finals: Mapping[Board, object], maxlen: int) -> list[Step]:
     k = len(done)
     if k >= maxlen:
         return []
@@ -450,7 +507,7 @@ def _next_steps(r: _Rules, b0: Board, dice: tuple[int, int], done: list[Step],
 
 
 def _completes(r: _Rules, b: Board, rest: tuple[int, ...], need: int,
-               finals: dict[Board, list[RawStep]]) -> bool:
+               finals: Mapping[Board, object]) -> bool:
     """Can ``need`` more steps with the dice ``rest`` (any order allowed by the variant) end in finals?"""
     if need == 0:
         return b in finals
@@ -462,7 +519,7 @@ def _completes(r: _Rules, b: Board, rest: tuple[int, ...], need: int,
 
 
 def _completes_order(r: _Rules, b: Board, order: tuple[int, ...], need: int,
-                     finals: dict[Board, list[RawStep]]) -> bool:
+                     finals: Mapping[Board, object]) -> bool:
     if need == 0:
         return b in finals
     if not order:
@@ -502,27 +559,35 @@ REASONS: dict[str, str] = {
     "no_checker": "there is no checker of the mover on the start point",
     "backwards": "checkers move from higher to lower point numbers",
     "no_such_die": "no die left has that number",
-    "lower_die_first": "Mexican: the lower die is played first",
+    "lower_die_first": "the lower die is played first",
+    "turn_lost": "the lower die cannot be played, so the turn is lost",
     "bar_first": "checkers on the bar enter before any other move",
     "blocked": "the point is held by two or more opposing checkers",
-    "stack_cap": "Mexican: no sixth checker on a point",
-    "bar_not_empty": "Mini-Gam: no bearing off while a checker is on the bar",
+    "stack_cap": "a point holds no more than the variant's cap of one player's checkers",
+    "bar_not_empty": "no bearing off while a checker is on the bar",
     "not_home": "bearing off needs every checker in the home board",
-    "bear_off_exact": "Mexican: checkers are borne off exactly",
+    "bear_off_exact": "checkers are borne off exactly",
     "bear_off_higher": "a larger die bears off only from the highest occupied point",
     "larger_die": "when only one die can be played, it must be the larger",
     "use_both_dice": "a play must use both dice when it can",
     "use_all_moves": "doubles: as many of the four moves as possible must be played",
+    "combined": "a move of one checker by two or more dice is played one step at a time",
+    "too_many_steps": "a roll gives two moves, or four with doubles",
     "bad_point": "the point does not exist",
+    "bad_step": "the input is not a step",
+    "ambiguous": "the move text matches several plays",
 }
 
 
 @dataclass(frozen=True)
 class Explanation:
-    """Why a step is (not) legal: a reason ``code`` (a key of :data:`REASONS`) and a sentence."""
+    """Why a step is (not) legal: a reason ``code`` (a key of :data:`REASONS`), a sentence, and the
+    ``rule`` it rests on (the RULES.md row or seed sentence, quoted; None for plain facts of the
+    input such as a point with no checker)."""
 
     code: str
     message: str
+    rule: Rule | None = None
 
     @property
     def legal(self) -> bool:
@@ -533,102 +598,158 @@ class Explanation:
         return self.message
 
 
+def _why(position: Position, code: str, message: str) -> Explanation:
+    """An explanation with the rule the position's variant gives for ``code``."""
+    return Explanation(code, message, position.variant.rule(code))
+
+
+def _refused(position: Position, check: StepCheck, words: dict[str, Any]) -> Explanation:
+    """The explanation of a single-step rule that refused a step: the rule's own sentence."""
+    return _why(position, check.code, check.says.format(**words))
+
+
+def _lower_die_lost(r: _Rules, position: Position, b: Board, lo: int, hi: int) -> Explanation:
+    """M3: the lower die cannot be played, so the turn is lost; say why the lower die cannot move."""
+    n = r.n
+    reasons = []
+    for s in range(n + 1, 0, -1):
+        if b[s] > 0:
+            got = r.refusal(b, s, lo)
+            if got is not None:
+                check, words = got
+                reasons.append(f"{Step(s, max(s - lo, 0), lo).text(n)}: {check.says.format(**words)}")
+    why = (" " + " ".join(reasons[:3]) + (" ..." if len(reasons) > 3 else "")) if reasons else ""
+    return _why(position, "turn_lost", f"The lower die, {lo}, cannot be played, so the turn is lost: the "
+                f"{hi} may not be played instead.{why}")
+
+
+def _combined(position: Position, d: tuple[int, int], done: list[Step], rests: Sequence[tuple[int, ...]],
+              st: Step) -> Explanation | None:
+    """A move of one checker by several dice (``13/5`` with 5-3): legal one step at a time, or the
+    first step on the way that a rule refuses. None when no dice left add up to the distance."""
+    n = position.variant.points
+    a, z = st.start, st.end
+    dist = a - z
+    ways: list[tuple[list[int], Explanation | None]] = []
+    seen: set[tuple[int, ...]] = set()
+    for rest in rests:
+        total, k = 0, 0
+        while k < len(rest) and total < dist:
+            total += rest[k]
+            k += 1
+        if k < 2 or tuple(rest[:k]) in seen or not (total == dist or (z == 0 and total > dist)):
+            continue
+        seen.add(tuple(rest[:k]))
+        path = [a]
+        for x in rest[:k]:
+            path.append(max(path[-1] - x, 0))
+        sub_done = list(done)
+        fail = None
+        for i, x in enumerate(rest[:k]):
+            sub = explain_step(position, d, sub_done, Step(path[i], path[i + 1], x))
+            if not sub.legal:
+                fail = sub
+                break
+            sub_done.append(Step(path[i], path[i + 1], x))
+        ways.append((path, fail))
+    if not ways:
+        return None
+    text = st.text(n)
+    for path, fail in ways:
+        if fail is None:
+            chain = "/".join("bar" if p == n + 1 else "off" if p == 0 else str(p) for p in path)
+            return _why(position, "combined", f"{text} moves one checker by {len(path) - 1} dice: play it one "
+                        f"step at a time, {chain}.")
+    parts = []
+    for path, fail in ways:
+        assert fail is not None
+        parts.append(f"{text} would pass through point {path[1]} first, and "
+                     f"{fail.message[0].lower()}{fail.message[1:]}")
+    first = ways[0][1]
+    assert first is not None
+    rule = position.variant.rule("combined") if first.code == "blocked" else first.rule
+    return Explanation(first.code, " Or: ".join(parts), rule)
+
+
 def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Explanation:
     """Explain whether ``step`` may be played next, after the legal ``steps_so_far``.
 
     ``step`` is a :class:`Step`, a ``(start, end)`` pair in the mover's numbering (bar = N+1,
-    off = 0) or text like ``"bar/22"``. The die is inferred when not given.
+    off = 0) or text like ``"bar/22"``. The die is inferred when not given. A single-step rule
+    (blocked point, cap, bar first, bear-off) is reported by the same check that keeps the step
+    out of :func:`legal_plays` (the variant's :meth:`~backgammon_lab.variants.Variant.step_checks`);
+    the rest are the rules of the whole play (lower die first, use as much of the roll as
+    possible, the larger die). The explanation's ``rule`` quotes the rule it rests on.
     """
-    from .notation import coerce_step
-
     d = _dice(dice)
     r = _rules(position.variant)
-    v = position.variant
     n = r.n
     done = _normalize_steps(position, steps_so_far)
     b0 = position.board()
     finals, maxlen = _legal(r, b0, d)
     b, used = _walk(r, b0, d, done)
     rests = _remaining(r, d, used) or ()
-    # With no legal move at all (maxlen 0) the step is still judged against the first dice, so the
-    # explanation names the rule that blocks it (blocked point, five-checker cap, ...).
-    left = sorted({rest[0] for rest in rests if rest}) if len(done) < maxlen or not (maxlen or done) else []
+    left = sorted({rest[0] for rest in rests if rest})
+    later = {x for rest in rests for x in rest[1:]}
     try:
         st = coerce_step(position, step, dice_left=left or list(d))
     except IllegalMoveError as e:
-        return Explanation(e.reason, e.explanation)
+        return _why(position, e.reason, e.explanation)
     name = "the bar" if st.start == n + 1 else f"point {st.start}"
     where = "off" if st.end == 0 else f"point {st.end}"
     if not (1 <= st.start <= n + 1) or not (0 <= st.end <= n):
-        return Explanation("bad_point", f"There is no point {st.start if not 1 <= st.start <= n + 1 else st.end} "
-                           f"on a {n}-point board.")
+        return _why(position, "bad_point", f"There is no point {st.start if not 1 <= st.start <= n + 1 else st.end} "
+                    f"on a {n}-point board.")
     if st.end >= st.start:
-        return Explanation("backwards", f"Checkers move from higher to lower numbers: {name} to {where} "
-                           "goes the wrong way.")
-    if b[st.start] <= 0:
-        return Explanation("no_checker", f"You have no checker on {name}.")
-    if not left:
-        if len(done) >= maxlen and maxlen > 0:
-            return Explanation("play_complete", "The play is complete: every die that can be played "
-                               "has been played.")
-        return Explanation("play_complete", "No move is possible with this roll.")
+        return _why(position, "backwards", f"Checkers move from higher to lower numbers: {name} to {where} "
+                    "goes the wrong way.")
+    got = r.refusal(b, st.start, st.die)
+    if got is not None and got[0].at == "source":
+        return _refused(position, *got)
     dist = st.start - st.end
     if st.die not in d:
-        return Explanation("no_such_die", f"No die shows {st.die}; the roll is {d[0]}-{d[1]}.")
+        comb = _combined(position, d, done, rests, st)
+        if comb is not None:
+            return comb
+        return _why(position, "no_such_die", f"No die shows {st.die}; the roll is {d[0]}-{d[1]}.")
+    if st.end > 0 and st.die != dist or st.end == 0 and st.die < dist:
+        return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, not a {st.die}.")
+    if not left:
+        if maxlen == 0:
+            return _why(position, "play_complete", "No move is possible with this roll.")
+        return _why(position, "play_complete", "The play is complete: every die that can be played "
+                    "has been played.")
     if st.die not in left:
-        if r.low_first and st.die in [x for rest in rests for x in rest]:
-            return Explanation("lower_die_first", f"The lower die, {left[0]}, must be played first. "
-                               "Rule: \"You must move the lower number first.\"")
+        if r.low_first and st.die in later:
+            lo = left[0]
+            if maxlen == 0 and not done:
+                return _lower_die_lost(r, position, b, lo, st.die)
+            return _why(position, "lower_die_first", f"The lower die, {lo}, must be played first. "
+                        "Rule: \"You must move the lower number first.\"")
         if st.end != 0 or st.die == dist:
-            return Explanation("no_such_die", f"Moving {name} to {where} needs a {dist}, and no die "
-                               f"left shows {dist} (dice left: {', '.join(map(str, left))}).")
-        return Explanation("no_such_die", f"No die left shows {st.die} (dice left: "
-                           f"{', '.join(map(str, left))}).")
-    if r.bar_first and b[n + 1] > 0 and st.start != n + 1:
-        return Explanation("bar_first", "You have a checker on the bar: it must enter before any other "
-                           "checker moves.")
-    if st.end > 0:
-        x = b[st.end]
-        if x <= -2:
-            return Explanation("blocked", f"Point {st.end} is held by {-x} opposing checkers: a checker may "
-                               "land only on an open point.")
-        if r.cap is not None and x >= r.cap:
-            return Explanation("stack_cap", f"Point {st.end} already holds {x} of your checkers: "
-                               f"{v.title} allows no more than {r.cap} on a point.")
-    else:
-        if b[n + 1] > 0:
-            return Explanation("bar_not_empty", "You may not bear off while a checker of yours is on "
-                               "the bar.")
-        outside = [p for p in range(r.home + 1, n + 1) if b[p] > 0]
-        if outside:
-            return Explanation("not_home", f"You may bear off only when all your checkers are in your "
-                               f"home board (points 1-{r.home}); point {outside[-1]} still has one.")
-        if st.die != st.start:
-            if r.exact:
-                return Explanation("bear_off_exact", f"Checkers must be borne off exactly: a checker on "
-                                   f"point {st.start} needs a {st.start}, not a {st.die}.")
-            higher = [p for p in range(st.start + 1, r.home + 1) if b[p] > 0]
-            if st.die < st.start:
-                return Explanation("no_such_die", f"A {st.die} cannot bear off a checker from point {st.start}.")
-            if higher:
-                return Explanation("bear_off_higher", f"A {st.die} bears off from point {st.start} only when "
-                                   f"no checker stands higher; point {higher[-1]} has one.")
+            return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, and no die "
+                        f"left shows {dist} (dice left: {', '.join(map(str, left))}).")
+        return _why(position, "no_such_die", f"No die left shows {st.die} (dice left: "
+                    f"{', '.join(map(str, left))}).")
+    if got is not None:
+        return _refused(position, *got)
     options = _next_steps(r, b0, d, done, finals, maxlen)
-    if st in options or any((o.start, o.end, o.die) == (st.start, st.end, st.die) for o in options):
+    if any((o.start, o.end, o.die) == (st.start, st.end, st.die) for o in options):
         return Explanation("legal", f"{st.text(n)} is legal.")
-    if maxlen == 0:
-        return Explanation("play_complete", "No move is possible with this roll.")
+    if len(done) >= maxlen:  # the single-step rules allow it, so only the play's length refuses it
+        return _why(position, "play_complete", "No move is possible with this roll." if maxlen == 0 else
+                    "The play is complete: every die that can be played has been played.")
     lo, hi = min(d), max(d)
     if lo != hi and maxlen == 1 and not r.low_first and st.die == lo:
-        return Explanation("larger_die", f"Only one die can be played, so it must be the larger one, {hi}.")
+        return _why(position, "larger_die", f"Only one die can be played, so it must be the larger one, {hi}.")
     if lo == hi:
-        return Explanation("use_all_moves", f"After this step fewer moves could be played: you must play "
-                           f"as many of the four {lo}s as you can ({maxlen} here).")
+        return _why(position, "use_all_moves", f"After this step fewer moves could be played: you must play "
+                    f"as many of the four {lo}s as you can ({maxlen} here).")
     if r.low_first:
-        return Explanation("use_both_dice", f"After this {lo} the {hi} could not be played, but another "
-                           f"{lo} lets both dice be played: you must use as much of the roll as you can.")
-    return Explanation("use_both_dice", "After this step the other die could not be played, but both "
-                       "dice can be used: a play must use both dice when it can.")
+        return _why(position, "use_both_dice", f"After this {lo} the {hi} could not be played, but another "
+                    f"{lo} lets both dice be played: you must use as much of the roll as you can.")
+    return _why(position, "use_both_dice", "After this step the other die could not be played, but both "
+                "dice can be used: a play must use both dice when it can.")
 
 
 def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any, *,
@@ -637,8 +758,6 @@ def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step:
 
     ``plays``: the legal plays of ``dice`` from ``position`` when the caller has them (no new search).
     """
-    from .notation import coerce_step
-
     d = _dice(dice)
     options = legal_steps(position, d, steps_so_far) if plays is None else continuations(plays, steps_so_far)
     st = None
@@ -662,10 +781,13 @@ def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step:
 def _finals(plays: PlayList) -> dict[Board, bool]:
     got = plays._finals
     if got is None:
-        got = {}
-        for p in plays:
-            src = p._src
-            got[src[2] if src is not None else p.position.board()] = True
+        if plays._boards is not None:
+            got = dict.fromkeys(plays._boards, True)
+        else:
+            got = {}
+            for p in plays:
+                src = p._src
+                got[src[2] if src is not None else p.position.board()] = True
         plays._finals = got
     return got
 
@@ -691,33 +813,152 @@ def continuations(plays: PlayList, steps_so_far: Sequence[Any] = ()) -> list[Ste
 def explain_steps(plays: PlayList, steps: Sequence[Any], *, complete: bool = True) -> Explanation | None:
     """Why ``steps`` (from the start of the turn) are not a legal play of ``plays``, or None.
 
-    The first step that no legal play continues with is explained by :func:`explain_step`; with
-    ``complete``, legal steps that leave dice to play are refused with the rule that asks for as
-    much of the roll as can be played.
+    The first step that no legal play continues with is explained by :func:`explain_step` (the true
+    rule: a blocked point, the cap, lower die first, the turn lost ...); with ``complete``, legal
+    steps that leave dice to play are refused with the rule that asks for as much of the roll as can
+    be played, naming a step that can still be played.
     """
-    from .notation import coerce_step
-
     pos = plays.position
+    n = pos.variant.points
     done: list[Step] = []
-    for raw in steps:
+    for raw in _normalize_input(pos, steps):
         options = continuations(plays, done)
         try:
             st = coerce_step(pos, raw, dice_left=sorted({o.die for o in options}) or list(plays.dice))
         except IllegalMoveError as e:
-            return Explanation(e.reason, e.explanation)
+            return _why(pos, e.reason, e.explanation)
         match = next((o for o in options if (o.start, o.end, o.die) == (st.start, st.end, st.die)), None)
         if match is None:
             why = explain_step(pos, plays.dice, done, raw)
             if why.legal:  # pragma: no cover - explain_step and continuations agree
-                why = Explanation("illegal", f"{st.text(pos.variant.points)} cannot be played now.")
+                why = Explanation("illegal", f"{st.text(n)} cannot be played now.")
             return why
         done.append(match)
-    if complete and continuations(plays, done):
-        a, b = plays.dice
-        more = plays.length - len(done)
-        if a == b:
-            return Explanation("use_all_moves", f"The play is not complete: {more} more of the {a}s can be "
-                               f"played, and as many of the four moves as possible must be played.")
-        return Explanation("use_both_dice", "The play is not complete: the other die can still be played, and "
-                           "a play must use both dice when it can.")
+    if complete:
+        options = continuations(plays, done)
+        if options:
+            a, b = plays.dice
+            more = plays.length - len(done)
+            dice = sorted({o.die for o in options})
+            example = " or ".join(o.text(n) for o in options[:2])
+            if a == b:
+                return _why(pos, "use_all_moves", f"The play is not complete: {more} more of the {a}s can be "
+                            f"played (for example {example}), and as many of the four moves as possible must "
+                            "be played.")
+            return _why(pos, "use_both_dice", f"The play is not complete: the {dice[0]} can still be played "
+                        f"(for example {example}), and a play must use as much of the roll as it can.")
     return None
+
+
+def _normalize_input(position: Position, steps: Any) -> list[Any]:
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+        raise IllegalMoveError(f"steps must be a list of steps, not {steps!r}", "bad_step",
+                               f"Steps are a list of steps, not {steps!r}.")
+    return list(steps)
+
+
+def explain_play(position: Position, dice: Any, steps: Sequence[Any]) -> Explanation:
+    """Why the list of ``steps`` (a whole turn's play) is or is not legal, naming the true rule.
+
+    The first step no legal play continues with is explained as :func:`explain_step` does; a legal
+    beginning that leaves dice to play is refused with ``use_both_dice``/``use_all_moves``, naming
+    a step that can still be played. A legal play gives the code ``legal``.
+    """
+    plays = legal_plays(position, dice)
+    why = explain_steps(plays, steps)
+    if why is None:
+        return Explanation("legal", "The play is legal.")
+    return why
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a play from move text
+
+
+def parse_play(position: Position, dice: Any, text: str) -> Play:
+    """The legal :class:`~backgammon_lab.position.Play` that move text stands for.
+
+    Segments may be single steps or combined moves (``24/13`` with 6-5; the intermediate point must
+    be legal as a step). Raises :class:`IllegalMoveError` (with the engine's explanation) or
+    :class:`~backgammon_lab.errors.AmbiguousMoveError`. The search is bounded: text asking for more
+    moves than the roll gives is refused before any search, and each state of the search (board,
+    dice used, segments left) is visited once.
+    """
+    return _parse_play(legal_plays(position, dice), text)
+
+
+def _parse_play(plays: PlayList, text: str) -> Play:
+    position, d = plays.position, plays.dice
+    n = position.variant.points
+    r = _rules(position.variant)
+    segs = parse_steps(text, n)
+    most = 4 if d[0] == d[1] else 2
+    shown = repr(text) if len(text) <= 200 else repr(text[:120] + " ... ")
+    if len(segs) > most:
+        msg = (f"the move has {len(segs)} steps, but a roll of {d[0]}-{d[1]} gives at most {most} moves")
+        raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {msg}", "too_many_steps", msg)
+    b0 = position.board()
+    finals = _finals(plays)
+    maxlen = plays.length
+    results: dict[Board, list[Step]] = {}
+    short: list[list[Step]] = []
+    fail: list[tuple[list[Step], tuple[int, int], list[Step], tuple[int, int]]] = []
+    seen: set[tuple[Board, tuple[int, ...], tuple[tuple[int, int, int, int], ...]]] = set()
+
+    # A segment left to play: (where the checker is now, its target, where the segment began, how
+    # many steps had been played when it began).
+    def rec(b: Board, done: list[Step], left: list[tuple[int, int, int, int]]) -> None:
+        key = (b, tuple(s.die for s in done), tuple(sorted(left)))
+        if key in seen:
+            return
+        seen.add(key)
+        if not left:
+            if len(done) == maxlen:
+                results.setdefault(b, list(done))
+            elif not short:
+                short.append(list(done))
+            return
+        options = _next_steps(r, b0, d, done, finals, maxlen)
+        progressed = False
+        for i, (a, z, a0, k0) in enumerate(left):
+            for o in options:
+                if o.start != a or o.end < z or (o.end == 0 and z != 0):
+                    continue
+                rest = left[:i] + left[i + 1:]
+                if o.end != z:
+                    rest = rest + [(o.end, z, a0, k0 if k0 >= 0 else len(done))]
+                progressed = True
+                nb, _ = _apply(b, o.start, o.end, n)
+                rec(nb, done + [o], rest)
+        if not progressed and not fail:
+            a, z, a0, k0 = left[0]
+            fail.append((done[:k0] if k0 >= 0 else list(done), (a0, z), list(done), (a, z)))
+
+    rec(b0, [], [(a, z, a, -1) for a, z in segs])
+    if len(results) == 1:
+        target = next(iter(results))
+        boards = plays._boards
+        if boards is not None:
+            return plays[list(boards).index(target)]  # type: ignore[no-any-return]
+        for p in plays:
+            if p.position.board() == target:
+                return p
+    if len(results) > 1:
+        raise AmbiguousMoveError(f"move {shown} with {d[0]}-{d[1]} matches {len(results)} different plays; "
+                                 "write each step", "ambiguous", "The move text matches several plays.")
+    if fail:
+        before, (a0, z), now, (a, z) = fail[0]
+        # The segment as written, judged where it began (the true reason for '6/off' when the 1
+        # must come first); if that step alone is fine, the place where it got stuck.
+        why = explain_step(position, d, before, (a0, z))
+        if why.legal or why.code == "combined":
+            why = explain_step(position, d, now, (a, z))
+            if why.legal or why.code == "combined":
+                msg = f"{Step(a0, z, 0).text(n)} cannot be played as one move with {d[0]}-{d[1]}"
+                raise IllegalMoveError(f"illegal move {shown}: {msg}", "illegal", msg)
+        raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
+    done = short[0] if short else []
+    why2 = explain_steps(plays, done)
+    if why2 is None:  # pragma: no cover - a complete legal play is found above
+        why2 = Explanation("use_both_dice", "the play is not complete")
+    raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {why2.message}", why2.code, why2.message)

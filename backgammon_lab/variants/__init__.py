@@ -13,11 +13,85 @@ writes a checker count or board size of its own. Look a variant up by name with
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 from ..errors import VariantError
 
-__all__ = ["Variant", "find_variant", "VARIANTS", "register"]
+__all__ = ["Variant", "find_variant", "VARIANTS", "register", "Rule", "StepCheck"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule as written down: the row of RULES.md or the seed it comes from, and the quoted text.
+
+    ``id`` is a RULES.md row (``"M6"``, ``"G5"``), a section (``"Geometry"``, ``"Standard"``) or
+    a seed (``"seed000"``); ``text`` is the sentence quoted word for word from that place.
+    """
+
+    id: str
+    text: str
+
+    def __str__(self) -> str:
+        return f'{self.id}: "{self.text}"'
+
+
+@dataclass(frozen=True)
+class StepCheck:
+    """One single-step rule: when a checker may not move with one die, and the sentence saying so.
+
+    This is the one statement of the rule: the move generator is compiled from these conditions
+    and :func:`backgammon_lab.rules.explain_step` reports the first one that refuses a step.
+
+    ``at`` says which steps the check looks at: ``"source"`` (every step; defines which points hold
+    a movable checker), ``"move"`` (every step), ``"land"`` (steps that land on a point) or
+    ``"off"`` (steps that bear off). ``refuses`` is a Python expression, true when the step is
+    refused, over these names: ``b`` the mover's-eye board (``b[0]`` off, ``b[1..N]`` points,
+    ``b[BAR]`` the mover's bar, opposing checkers negative), ``s`` the start point (``BAR`` for the
+    bar), ``d`` the die, ``t = s - d`` the end (``t <= 0``: off), ``x = b[t]`` (landing steps
+    only), ``hi`` the highest point (bar included) holding one of the mover's checkers, and the
+    constants ``BAR``, ``CAP``, ``HOME``. ``when`` is an optional condition on the board alone (not
+    ``s``, ``d``, ``t`` or ``x``): the check refuses a step when ``when`` and ``refuses`` both hold,
+    and the generator tests ``when`` once per board instead of once per step (``refuses`` may then
+    be ``"True"``). ``says`` is the explanation, a ``str.format`` template over the same names plus
+    ``start``/``end`` (the points in words) and ``held`` (``-x``).
+    """
+
+    code: str
+    at: Literal["source", "move", "land", "off"]
+    refuses: str
+    says: str
+    when: str = "True"
+
+
+# The single-step rules of every variant, switched on by the variant's facts (see step_checks).
+_NO_CHECKER = StepCheck("no_checker", "source", "b[s] <= 0", "You have no checker on {start}.")
+_BAR_FIRST = StepCheck("bar_first", "move", "s != BAR",
+                       "You have a checker on the bar: it must enter before any other checker moves.",
+                       when="b[BAR] > 0")
+_BLOCKED = StepCheck("blocked", "land", "x <= -2",
+                     "Point {t} is held by {held} opposing checkers: a checker may land only on an open point.")
+_STACK_CAP = StepCheck("stack_cap", "land", "x >= CAP",
+                       "Point {t} already holds {x} of your checkers: no more than {CAP} may stand on a point.")
+_BAR_NOT_EMPTY = StepCheck("bar_not_empty", "off", "True",
+                           "You may not bear off while a checker of yours is on the bar.", when="b[BAR] > 0")
+_NOT_HOME = StepCheck("not_home", "off", "True",
+                      "You may bear off only when all your checkers are in your home board "
+                      "(points 1-{HOME}); point {hi} still has one.", when="hi > HOME")
+_EXACT = StepCheck("bear_off_exact", "off", "t < 0",
+                   "Checkers must be borne off exactly: a checker on point {s} needs a {s}, not a {d}.")
+_HIGHER = StepCheck("bear_off_higher", "off", "t < 0 and s != hi",
+                    "A {d} bears off from point {s} only when no checker stands higher; point {hi} has one.")
+
+#: The rule texts every variant shares (RULES.md, "Geometry, for every variant").
+_GEOMETRY: dict[str, Rule] = {
+    "bad_point": Rule("Geometry", "Each player numbers the points from its own side: point 1 is nearest "
+                      "its exit, point N (24, or 6 in Mini-Gam) farthest."),
+    "backwards": Rule("Geometry", "A checker moves from high numbers to low and bears off past point 1."),
+    "no_checker": Rule("Geometry", "A checker moves from high numbers to low and bears off past point 1."),
+    "blocked": Rule("Geometry", "An open point holds at most one opposing checker; landing on a single "
+                    "opposing checker hits it onto its owner's bar."),
+}
 
 
 class Variant:
@@ -122,6 +196,36 @@ class Variant:
         if self.doubles_roll_again and a == b and used == 4:
             return "roll_again"
         return "end_turn"
+
+    def step_checks(self) -> tuple[StepCheck, ...]:
+        """The single-step rules of this variant, in the order they are checked.
+
+        Built from the facts: ``bar_first`` adds the bar rule, ``stacking_cap`` the cap,
+        ``exact_bear_off`` chooses between exact bear-off and bearing off from the highest point
+        with a larger die. A variant with a rule of its own overrides this hook.
+        """
+        checks = [_NO_CHECKER]
+        if self.bar_first:
+            checks.append(_BAR_FIRST)
+        checks.append(_BLOCKED)
+        if self.stacking_cap is not None:
+            checks.append(_STACK_CAP)
+        checks += [_BAR_NOT_EMPTY, _NOT_HOME, _EXACT if self.exact_bear_off else _HIGHER]
+        return tuple(checks)
+
+    #: Where each reason code's rule is written (see :meth:`rule`); variants add their own.
+    rule_texts: ClassVar[dict[str, Rule]] = {}
+
+    def rule(self, code: str) -> Rule | None:
+        """The rule text behind a reason code in this variant (None for facts of the input alone).
+
+        Looks in the variant's ``rule_texts``, then its base classes', then the shared geometry.
+        """
+        for cls in type(self).__mro__:
+            texts = cls.__dict__.get("rule_texts")
+            if texts and code in texts:
+                return texts[code]  # type: ignore[no-any-return]
+        return _GEOMETRY.get(code)
 
     def game_value(self, loser_off: int, loser_in_winner_home_or_bar: bool) -> int:
         """Points won: 1, or with ``gammons`` 2 for a gammon and 3 for a backgammon."""

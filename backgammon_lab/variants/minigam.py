@@ -8,7 +8,7 @@ the solver's tests.
 from __future__ import annotations
 
 from ..errors import VariantError
-from . import Variant, register
+from . import Rule, Variant, register
 
 
 @register
@@ -24,6 +24,26 @@ class MiniGam(Variant):
     start = {7: 8}  # G2: all on the bar (key points+1)
     bar_first = False  # G4
     options = {"bar_first": False, "checkers": 8}
+
+    #: The seed sentence (seed002) or RULES.md row behind each reason.
+    rule_texts = {
+        "blocked": Rule("seed002", "A made point is any point with two or more of a player\u2019s checkers; "
+                        "opponents may not enter onto or land on it."),
+        "bar_first": Rule("G4", "interpretation, offered also as an option `bar_first=True`"),
+        "bar_not_empty": Rule("G4", "A player may not bear off any checker until all 8 of that player\u2019s "
+                              "checkers are on the board (none on the bar)."),
+        "not_home": Rule("G4", "A player may not bear off any checker until all 8 of that player\u2019s "
+                         "checkers are on the board (none on the bar)."),
+        "bear_off_higher": Rule("G6", "A checker may bear off using a die roll larger than the distance to "
+                                "the exit only if there are no checkers on points further from the exit."),
+        "larger_die": Rule("G5", "If either number can be played but not both, the larger number must be "
+                           "played."),
+        "use_both_dice": Rule("G5", "If a player can make moves for both dice, they must do so."),
+        "use_all_moves": Rule("G5", "The player must play as many of the four moves as is legally possible."),
+        "play_complete": Rule("G5", "If only one number can be played, the player must play that number."),
+        "combined": Rule("seed002", "A player may move one checker twice (in the chosen die order) or move "
+                         "two different checkers."),
+    }
 
     def configure(self, **options: object) -> None:
         """Set ``bar_first`` (G4's alternative reading) and ``checkers`` (1-8, for small solves)."""
