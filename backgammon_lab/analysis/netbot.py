@@ -1,0 +1,91 @@
+"""A bot that plays by a net (:mod:`backgammon_lab.analysis.nets`) at 0-ply.
+
+* plays: every legal play of the roll is valued in one batched call and the best is made (equity
+  for a net with gammon outputs, else the winning chance). What follows a play is the variant's
+  :meth:`~backgammon_lab.variants.Variant.after_play`: the opponent's values turned round when the
+  turn passes, the mover's own when it rolls again, and after a Mexican the best of the six named
+  doubles' best plays;
+* Mexican's opening choice (M2): keep the dice when the best play of them is worth at least the
+  expected value of rolling again (the average over the 21 rolls of the best play);
+* Mexican's naming (M8): the doubles whose best play is worth most.
+
+>>> from backgammon_lab.analysis.nets import Net
+>>> bot = NetBot(Net.create("minigam", hidden=8, seed=0))
+>>> bot.name
+'net'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import AnalysisError, TableMissingError
+from ..position import Play
+from ..variants import Variant
+from .bots import Bot, GameLike
+from .nets import Net, candidate_values, keep_or_reroll_values, name_values, play_board, shipped_net
+
+__all__ = ["NetBot"]
+
+
+class NetBot(Bot):
+    """Plays by ``net`` at 0-ply; without a net, by the shipped net of the game's variant.
+
+    ``lookahead=False`` values the plays of a Mexican as if the mover rolled again instead of
+    looking the naming up (what the trainer does; faster, a little weaker).
+    """
+
+    name = "net"
+
+    def __init__(self, net: Net | None = None, *, lookahead: bool = True) -> None:
+        self.net = net
+        self.lookahead = lookahead
+
+    def net_for(self, variant: Variant) -> Net:
+        """The net used for ``variant`` (raises :class:`AnalysisError` when there is none)."""
+        net = self.net
+        if net is None:
+            net = shipped_net(variant)
+            if net is None:
+                raise TableMissingError(f"no net is shipped for {variant!r}; train one with "
+                                      f"`backgammon-lab train {variant.name} --games N`")
+        else:
+            net.check_variant(variant)
+        return net
+
+    def play_values(self, game: GameLike, plays: Sequence[Play]) -> np.ndarray:
+        """The mover's values after each of ``plays`` (rows of the net's outputs)."""
+        net = self.net_for(game.variant)
+        dice = game.dice
+        if dice is None:
+            raise AnalysisError("no dice to play: the game is not in phase 'play'")
+        named = bool(getattr(game, "named", False))
+        boards = [play_board(p) for p in plays]
+        used = len(plays[0]) if plays else 0
+        return candidate_values(net, game.position, dice.dice, named, boards, used, lookahead=self.lookahead)
+
+    def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
+        """The play the net rates best (the first one on ties)."""
+        if len(plays) == 1:
+            return plays[0]
+        net = self.net_for(game.variant)
+        return plays[int(np.argmax(net.score(self.play_values(game, plays))))]
+
+    def keep_or_reroll(self, game: GameLike) -> str:
+        """``"keep"`` when the best play of the opening dice is worth at least rolling again."""
+        net = self.net_for(game.variant)
+        if game.dice is None:
+            raise AnalysisError("no opening dice to keep: the game is not in phase 'choice'")
+        keep, fresh = keep_or_reroll_values(net, game.position, game.dice.dice, lookahead=self.lookahead)
+        return "keep" if net.score(keep) >= net.score(fresh) else "reroll"
+
+    def name_doubles(self, game: GameLike) -> int:
+        """The doubles 1..6 whose best play the net rates highest (the lowest on ties)."""
+        net = self.net_for(game.variant)
+        return int(np.argmax(net.score(name_values(net, game.position, lookahead=self.lookahead)))) + 1
+
+    def __repr__(self) -> str:
+        extra = "" if self.lookahead else ", lookahead=False"
+        return f"NetBot({self.net!r}{extra})"

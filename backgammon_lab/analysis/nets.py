@@ -1,0 +1,504 @@
+"""Neural evaluators in numpy: input encodings, a one-hidden-layer MLP, batched evaluation, files.
+
+What a net's value means
+    A net looks at a position **before a roll** and gives the chances of **the side to act**, the
+    player who rolls next. Positions are handed over as mover's-eye boards
+    (:meth:`Position.board() <backgammon_lab.position.Position.board>`:
+    ``(off, p1..pN, bar, opponent_bar)``, the side to act positive) plus the opponent's count of
+    checkers borne off. With ``gammons`` (standard) a net has five outputs (:data:`OUTPUTS_5`): the
+    chance to win, to win a gammon or more, to win a backgammon, to lose a gammon or more, to lose a
+    backgammon; otherwise (Mexican, Mini-Gam) one output, the winning chance.
+
+    After a play the mover is *not* the side to act (unless it rolls again), so
+    :meth:`Net.values_after` turns the opponent's values round (:func:`flip`).
+
+Encodings (chosen from the variant's facts, never from its name; :func:`encoding_for`)
+    ``td24`` (24 points, standard and Mexican): TD-Gammon's 24-point encoding. For each point and
+    each side four units: at least 1, at least 2, at least 3 checkers, and ``(n - 3) / 2`` beyond
+    three; then each side's bar / 2 and off / checkers, and each side's pip count / 100 (in place
+    of TD-Gammon's two "whose turn" units, which are constant here: the net always sees the side
+    to act). 198 inputs.
+
+    ``strip`` (short boards such as Mini-Gam's six points): a thermometer per point and side
+    (``n >= 1 .. n >= checkers``), the same for the bar and for the checkers borne off, and each
+    side's pip count / (checkers * (points + 1)). For Mini-Gam, 130 inputs.
+
+    Both are vectorised over a batch of boards (no Python loop over points).
+
+Files
+    :meth:`Net.save` writes a ``.npz``: the four weight arrays and a JSON text of metadata (variant,
+    options, encoding, hidden size, games trained, seed, time, training commands, the trainer's
+    random state); :func:`load_net` reads it back. Shipped nets live in
+    ``backgammon_lab/data/nets/<variant>.npz``; :func:`shipped_net` loads the one for a variant.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import AnalysisError
+from ..variants import Variant, find_variant
+
+__all__ = [
+    "Net",
+    "NetError",
+    "OUTPUTS_1",
+    "OUTPUTS_5",
+    "encoding_for",
+    "encode",
+    "input_size",
+    "swap_boards",
+    "flip",
+    "equity",
+    "load_net",
+    "shipped_net",
+    "shipped_path",
+    "FORMAT_VERSION",
+]
+
+FORMAT_VERSION = 1
+#: The five outputs of a net for a variant with gammons, for the side to act.
+OUTPUTS_5 = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+#: The one output of a net for a variant without gammons.
+OUTPUTS_1 = ("win",)
+
+# flip: the values of the other side; flipped = const + sign * values[:, perm]
+_FLIP = {
+    1: (np.array([0]), np.array([-1.0]), np.array([1.0])),
+    5: (np.array([0, 3, 4, 1, 2]), np.array([-1.0, 1.0, 1.0, 1.0, 1.0]), np.array([1.0, 0.0, 0.0, 0.0, 0.0])),
+}
+
+
+class NetError(AnalysisError):
+    """A net file that cannot be read, or a net used with the wrong variant."""
+
+
+# ---------------------------------------------------------------------------------------------
+# encodings
+
+
+def encoding_for(variant: Variant) -> str:
+    """The input encoding that fits ``variant``'s board: ``"td24"`` for 24 points, else ``"strip"``."""
+    return "td24" if variant.points == 24 else "strip"
+
+
+def input_size(variant: Variant, encoding: str | None = None) -> int:
+    """Number of inputs of ``encoding`` (default :func:`encoding_for`) for ``variant``."""
+    enc = encoding or encoding_for(variant)
+    n, c = variant.points, variant.checkers
+    if enc == "td24":
+        return 8 * n + 6
+    if enc == "strip":
+        return 2 * (n * c + 2 * c) + 2
+    raise NetError(f"unknown encoding {enc!r}; known: 'td24', 'strip'")
+
+
+def _as_boards(boards: Any, opp_off: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    b = np.asarray(boards, dtype=np.int64)
+    if b.ndim == 1:
+        b = b[None, :]
+    if b.ndim != 2 or b.shape[1] != n + 3:
+        raise NetError(f"boards must be rows of {n + 3} ints (off, p1..p{n}, bar, opponent bar), "
+                       f"not an array of shape {b.shape}")
+    o = np.broadcast_to(np.asarray(opp_off, dtype=np.int64), (b.shape[0],))
+    return b, o
+
+
+#: TD-Gammon's four units of a point holding n checkers (n = 0..15).
+_TD_UNITS = np.array([[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 2.0] for n in range(16)])
+_THERMS: dict[int, np.ndarray] = {}
+
+
+def _thermometer(c: int) -> np.ndarray:
+    """Row n: the units ``n >= 1 .. n >= c`` (n = 0..c)."""
+    t = _THERMS.get(c)
+    if t is None:
+        t = _THERMS[c] = (np.arange(c + 1)[:, None] >= np.arange(1, c + 1)[None, :]).astype(np.float64)
+    return t
+
+
+def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = None) -> np.ndarray:
+    """The input rows of a batch of mover's-eye boards (side to act positive), shape ``(B, inputs)``.
+
+    ``opp_off`` is the opponent's checkers borne off, one per board (or one for all).
+    """
+    enc = encoding or encoding_for(variant)
+    n, c = variant.points, variant.checkers
+    b, o = _as_boards(boards, opp_off, n)
+    pts = b[:, 1:n + 1]
+    me = np.maximum(pts, 0)
+    op = np.maximum(-pts, 0)[:, ::-1]  # the opponent's checkers in its own numbering
+    ranks = np.arange(1, n + 1)
+    me_pips = (me * ranks).sum(1) + (n + 1) * b[:, n + 1]
+    op_pips = (op * ranks).sum(1) + (n + 1) * b[:, n + 2]
+    if enc == "td24":
+        x = np.empty((b.shape[0], 8 * n + 6))
+        x[:, :4 * n] = _TD_UNITS[np.minimum(me, 15)].reshape(b.shape[0], -1)
+        x[:, 4 * n:8 * n] = _TD_UNITS[np.minimum(op, 15)].reshape(b.shape[0], -1)
+        x[:, 8 * n] = b[:, n + 1] / 2.0
+        x[:, 8 * n + 1] = b[:, n + 2] / 2.0
+        x[:, 8 * n + 2] = b[:, 0] / c
+        x[:, 8 * n + 3] = o / c
+        x[:, 8 * n + 4] = me_pips / 100.0
+        x[:, 8 * n + 5] = op_pips / 100.0
+        return x
+    if enc == "strip":
+        therm = _thermometer(c)
+        k = b.shape[0]
+        scale = float(c * (n + 1))
+        x = np.empty((k, 2 * (n * c + 2 * c) + 2))
+        x[:, :n * c] = therm[me].reshape(k, -1)
+        x[:, n * c:2 * n * c] = therm[op].reshape(k, -1)
+        j = 2 * n * c
+        for col in (b[:, n + 1], b[:, n + 2], b[:, 0], o):
+            x[:, j:j + c] = therm[col]
+            j += c
+        x[:, j] = me_pips / scale
+        x[:, j + 1] = op_pips / scale
+        return x
+    raise NetError(f"unknown encoding {enc!r}; known: 'td24', 'strip'")
+
+
+def swap_boards(boards: np.ndarray, opp_off: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The same positions seen by the opponent: its mover's-eye boards and the first side's off."""
+    s = np.empty_like(boards)
+    s[:, 0] = opp_off
+    s[:, 1:n + 1] = -boards[:, n:0:-1]
+    s[:, n + 1] = boards[:, n + 2]
+    s[:, n + 2] = boards[:, n + 1]
+    return s, boards[:, 0].copy()
+
+
+def flip(values: np.ndarray) -> np.ndarray:
+    """Values of one side turned into the other side's (rows of 1 or 5 outputs)."""
+    perm, sign, const = _FLIP[values.shape[-1]]
+    return const + sign * values[..., perm]
+
+
+def equity(values: np.ndarray) -> np.ndarray:
+    """Cubeless equity in points per game of rows of values: ``2 win - 1`` (+ gammons and backgammons
+    with five outputs)."""
+    v = np.asarray(values, dtype=np.float64)
+    e = 2.0 * v[..., 0] - 1.0
+    if v.shape[-1] == 5:
+        e = e + v[..., 1] + v[..., 2] - v[..., 3] - v[..., 4]
+    return e
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+
+# ---------------------------------------------------------------------------------------------
+# the net
+
+
+class Net:
+    """A one-hidden-layer perceptron with sigmoid units: ``inputs -> hidden -> outputs``.
+
+    ``w1`` has shape ``(hidden, inputs)``, ``b1`` ``(hidden,)``, ``w2`` ``(outputs, hidden)``, ``b2``
+    ``(outputs,)``. ``meta`` is a JSON-ready dict (see the module docstring).
+
+    >>> from backgammon_lab import find_variant, Position
+    >>> net = Net.create(find_variant("minigam"), hidden=8, seed=1)
+    >>> p = Position.start("minigam")
+    >>> v = net.evaluate([p.board()], [0])
+    >>> v.shape, bool(0 < v[0, 0] < 1)
+    ((1, 1), True)
+    """
+
+    def __init__(self, variant: Variant, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                 *, encoding: str | None = None, meta: dict[str, Any] | None = None) -> None:
+        self.variant = variant
+        self.encoding = encoding or encoding_for(variant)
+        self.w1 = np.ascontiguousarray(w1, dtype=np.float64)
+        self.b1 = np.ascontiguousarray(b1, dtype=np.float64)
+        self.w2 = np.ascontiguousarray(w2, dtype=np.float64)
+        self.b2 = np.ascontiguousarray(b2, dtype=np.float64)
+        h, i = self.w1.shape
+        k = self.w2.shape[0]
+        if i != input_size(variant, self.encoding) or self.b1.shape != (h,) or self.w2.shape != (k, h) \
+                or self.b2.shape != (k,) or k not in _FLIP:
+            raise NetError(f"inconsistent weight shapes {self.w1.shape}, {self.b1.shape}, {self.w2.shape}, "
+                           f"{self.b2.shape} for {variant!r} with encoding {self.encoding!r}")
+        self.meta: dict[str, Any] = dict(meta or {})
+
+    @classmethod
+    def create(cls, variant: str | Variant, *, hidden: int = 80, seed: int = 0,
+               rng: np.random.Generator | None = None) -> Net:
+        """A fresh net with small random weights (outputs near 0.5) for ``variant``."""
+        v = find_variant(variant)
+        if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= 4096:
+            raise NetError(f"hidden units are a whole number from 1 to 4096, not {hidden!r}")
+        g = rng if rng is not None else np.random.default_rng(seed)
+        n_in = input_size(v)
+        k = 5 if v.gammons else 1
+        w1 = g.normal(0.0, 1.0 / np.sqrt(n_in), size=(hidden, n_in))
+        w2 = g.normal(0.0, 0.1 / np.sqrt(hidden), size=(k, hidden))
+        meta = {"variant": v.name, "options": v.option_values, "hidden": hidden, "seed": seed, "games": 0,
+                "seconds": 0.0}
+        return cls(v, w1, np.zeros(hidden), w2, np.zeros(k), meta=meta)
+
+    # -- shape -----------------------------------------------------------------------------------
+    @property
+    def hidden(self) -> int:
+        """Hidden units."""
+        return int(self.w1.shape[0])
+
+    @property
+    def inputs(self) -> int:
+        """Input units."""
+        return int(self.w1.shape[1])
+
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """Names of the outputs (:data:`OUTPUTS_5` or :data:`OUTPUTS_1`)."""
+        return OUTPUTS_5 if self.w2.shape[0] == 5 else OUTPUTS_1
+
+    @property
+    def games(self) -> int:
+        """Self-play games trained."""
+        return int(self.meta.get("games", 0))
+
+    def copy(self) -> Net:
+        """An independent copy (weights and metadata)."""
+        return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
+                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)))
+
+    # -- evaluation ------------------------------------------------------------------------------
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Hidden activations and outputs of input rows ``x`` (shape ``(B, inputs)``)."""
+        h = _sigmoid(x @ self.w1.T + self.b1)
+        return h, _sigmoid(h @ self.w2.T + self.b2)
+
+    def evaluate(self, boards: Any, opp_off: Any) -> np.ndarray:
+        """Values for the side to act of a batch of mover's-eye boards: shape ``(B, outputs)``.
+
+        One batched numpy call for the whole batch (encoding included).
+        """
+        x = encode(self.variant, boards, opp_off, self.encoding)
+        return self.forward(x)[1]
+
+    def evaluate_position(self, position: Any) -> np.ndarray:
+        """Values (one row) of a :class:`~backgammon_lab.position.Position` for ``position.turn``,
+        who is about to roll."""
+        self.check_variant(position.variant)
+        i = 0 if position.turn == "white" else 1
+        return self.evaluate([position.board()], [position.off[1 - i]])[0]
+
+    def values_after(self, boards: Any, opp_off: Any, *, same_side: Sequence[bool] | np.ndarray | None = None
+                     ) -> np.ndarray:
+        """Values **for the mover** of boards it has just played to (mover's eye), in one batch.
+
+        By default the opponent acts next, so its values are flipped. Rows where ``same_side`` is
+        true are positions where the mover itself rolls again (Mexican doubles): its own values.
+        Boards where the mover has borne off every checker get the game's result (1 or 5 outputs).
+        """
+        n = self.variant.points
+        b, o = _as_boards(boards, opp_off, n)
+        sb, so = swap_boards(b, o, n)
+        if same_side is not None:
+            same = np.asarray(same_side, dtype=bool)
+            if same.any():
+                sb[same] = b[same]
+                so[same] = o[same]
+        vals = self.evaluate(sb, so)
+        if same_side is None:
+            vals = flip(vals)
+        else:
+            vals = np.where(same[:, None], vals, flip(vals))
+        done = b[:, 0] == self.variant.checkers
+        if done.any():
+            vals[done] = self.outcome_rows(b[done], o[done])
+        return vals
+
+    def outcome_rows(self, boards: np.ndarray, opp_off: np.ndarray) -> np.ndarray:
+        """The exact values of boards where the mover has borne off every checker (it won)."""
+        k = self.w2.shape[0]
+        out = np.zeros((boards.shape[0], k))
+        out[:, 0] = 1.0
+        if k == 5:
+            v, n = self.variant, self.variant.points
+            gammon = opp_off == 0
+            deep = (boards[:, n + 2] > 0) | (np.minimum(boards[:, 1:v.home + 1], 0).sum(1) < 0)
+            out[:, 1] = gammon
+            out[:, 2] = gammon & deep
+        return out
+
+    def score(self, values: np.ndarray) -> np.ndarray:
+        """The number plays are ranked by: equity with five outputs, else the winning chance."""
+        return equity(values) if values.shape[-1] == 5 else values[..., 0]
+
+    def check_variant(self, variant: Variant) -> None:
+        """Raise :class:`NetError` unless this net was trained for ``variant``."""
+        if variant != self.variant:
+            raise NetError(f"this net evaluates {self.variant!r}, not {variant!r}")
+
+    # -- files -------------------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the net to ``path`` (``.npz``) atomically: a temporary file, then :func:`os.replace`."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        meta = dict(self.meta)
+        meta.update(variant=self.variant.name, options=self.variant.option_values, encoding=self.encoding,
+                    hidden=self.hidden, outputs=list(self.outputs), format=FORMAT_VERSION)
+        meta.setdefault("saved", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
+                     meta=np.array(json.dumps(meta, sort_keys=True)))
+        os.replace(tmp, target)
+        return target
+
+    def __repr__(self) -> str:
+        return (f"<Net {self.variant.name} {self.encoding} {self.inputs}-{self.hidden}-{len(self.outputs)} "
+                f"games={self.games}>")
+
+
+def load_net(path: str | os.PathLike[str]) -> Net:
+    """Read a net written by :meth:`Net.save`; raises :class:`NetError` for a file that is not one."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            arrays = [data[k] for k in ("w1", "b1", "w2", "b2")]
+    except (OSError, KeyError, ValueError) as e:
+        raise NetError(f"cannot read a net from {str(path)!r}: {e}") from None
+    if meta.get("format") != FORMAT_VERSION:
+        raise NetError(f"{str(path)!r}: net format {meta.get('format')!r}, this version reads {FORMAT_VERSION}")
+    variant = find_variant(meta["variant"], **meta.get("options", {}))
+    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta)
+
+
+def shipped_path(variant: str | Variant) -> Path:
+    """Where the shipped net of ``variant`` lives (``backgammon_lab/data/nets/<name>.npz``)."""
+    v = find_variant(variant)
+    return Path(str(resources.files("backgammon_lab"))) / "data" / "nets" / f"{v.name}.npz"
+
+
+_SHIPPED: dict[Variant, Net | None] = {}
+
+
+def shipped_net(variant: str | Variant) -> Net | None:
+    """The net shipped for ``variant`` (loaded once), or None when there is none or it was trained
+    for other options of the variant (e.g. a Mini-Gam with fewer checkers)."""
+    v = find_variant(variant)
+    if v not in _SHIPPED:
+        p = shipped_path(v)
+        net = load_net(p) if p.is_file() else None
+        _SHIPPED[v] = net if net is not None and net.variant == v else None
+    return _SHIPPED[v]
+
+
+# ---------------------------------------------------------------------------------------------
+# decisions at 0-ply, shared by the trainer and the net's bot
+
+
+def play_board(play: Any) -> tuple[int, ...]:
+    """The mover's-eye board a :class:`~backgammon_lab.position.Play` leads to (read from the move
+    generator's raw result when it has one, as :mod:`backgammon_lab.rules` itself does)."""
+    src = getattr(play, "_src", None)
+    return src[2] if src is not None else play.position.board()
+
+
+def _opp_off(position: Any) -> int:
+    return int(position.off[1 if position.turn == "white" else 0])
+
+
+def candidate_values(net: Net, position: Any, dice: tuple[int, int], named: bool, boards: Sequence[Sequence[int]],
+                     used: int, *, lookahead: bool = True, ply: int = 0) -> np.ndarray:
+    """Values for the mover of each candidate board of one roll, rows of outputs.
+
+    What follows the play is the variant's :meth:`~backgammon_lab.variants.Variant.after_play`:
+    the turn passes (the opponent's values, flipped), the mover rolls again (its own values), or
+    the mover names doubles after a Mexican: with ``lookahead`` the best of the six named doubles'
+    best plays, else (cheaper, for self-play) the mover's own value as if it rolled again.
+    ``used`` is the number of steps every legal play of the roll takes (0: no legal move).
+
+    ``ply`` 0: the net on the positions reached, all candidates in one batched call. ``ply`` k > 0:
+    the position reached is valued by the average over the 21 rolls of the best play at ``ply`` k - 1.
+    """
+    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= 3:
+        raise NetError(f"ply is 0, 1, 2 or 3, not {ply!r}")
+    v = position.variant
+    opp = _opp_off(position)
+    kind = v.after_play(dice, named, used) if used else "end_turn"
+    if (kind == "name" and lookahead) or ply > 0:
+        out = np.empty((len(boards), len(net.outputs)))
+        for i, b in enumerate(boards):
+            if b[0] == v.checkers:
+                out[i] = net.outcome_rows(np.asarray([b]), np.asarray([opp]))[0]
+                continue
+            after = _position_from_board(v, position.turn, b, opp)
+            if kind == "name" and lookahead:
+                best = None
+                for k in range(1, 7):
+                    val = best_roll_values(net, after, (k, k), True, lookahead=lookahead, ply=ply)
+                    if best is None or net.score(val) > net.score(best):
+                        best = val
+                assert best is not None
+                out[i] = best
+            elif kind == "end_turn":
+                out[i] = flip(roll_values(net, after.with_turn(_other(position.turn)), ply=ply, lookahead=lookahead))
+            else:
+                out[i] = roll_values(net, after, ply=ply, lookahead=lookahead)
+        return out
+    same = np.full(len(boards), kind != "end_turn")
+    return net.values_after(boards, opp, same_side=same)
+
+
+def _other(turn: Any) -> Any:
+    return "black" if turn == "white" else "white"
+
+
+def roll_values(net: Net, position: Any, *, ply: int = 0, lookahead: bool = True) -> np.ndarray:
+    """Values of ``position.turn``, about to roll: the net at ``ply`` 0, else the average over the 21
+    rolls of the best play looked ahead ``ply - 1`` more rolls."""
+    if ply == 0:
+        return net.evaluate_position(position)
+    return np.asarray(sum(p * best_roll_values(net, position, r, lookahead=lookahead, ply=ply - 1) for r, p in ROLLS))
+
+
+def _position_from_board(v: Variant, turn: Any, board: Sequence[int], opp: int) -> Any:
+    from ..position import Position
+
+    return Position.from_board(v, turn, tuple(board), opp)
+
+
+def best_roll_values(net: Net, position: Any, dice: tuple[int, int], named: bool = False, *,
+                     lookahead: bool = True, ply: int = 0) -> np.ndarray:
+    """The mover's values after the best play of ``dice`` from ``position`` (at ``ply``)."""
+    from ..rules import legal_boards
+
+    found = legal_boards(position, dice)
+    boards = list(found)
+    used = len(next(iter(found.values())))
+    vals = candidate_values(net, position, dice, named, boards, used, lookahead=lookahead, ply=ply)
+    return vals[int(np.argmax(net.score(vals)))]
+
+
+#: The 21 distinct rolls and their probabilities.
+ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
+    ((a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
+)
+
+
+def keep_or_reroll_values(net: Net, position: Any, dice: tuple[int, int], *, lookahead: bool = True
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Mexican's opening choice (M2) for ``position.turn``: its values when it keeps ``dice`` (the
+    best play of them) and when it rolls again (the average over the 21 rolls of the best play)."""
+    keep = best_roll_values(net, position, dice, lookahead=lookahead)
+    fresh = sum(p * best_roll_values(net, position, r, lookahead=lookahead) for r, p in ROLLS)
+    return keep, np.asarray(fresh)
+
+
+def name_values(net: Net, position: Any, *, lookahead: bool = True) -> np.ndarray:
+    """Mexican (M8): the mover's values after the best play of each named doubles 1..6 (rows)."""
+    return np.stack([best_roll_values(net, position, (k, k), True, lookahead=lookahead) for k in range(1, 7)])

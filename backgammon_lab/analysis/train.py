@@ -1,0 +1,407 @@
+"""TD(lambda) self-play training of the nets of :mod:`backgammon_lab.analysis.nets` (Tesauro's method).
+
+The game flow is the turn engine's (:func:`backgammon_lab.engine.advance`); the trainer only draws
+the dice and makes the decisions:
+
+* ``play``: the legal play (``state.plays``) the net rates best at 0-ply, all candidates in one
+  batched call (:func:`~backgammon_lab.analysis.nets.candidate_values`). After a Mexican the
+  candidates are valued as if the mover rolled again (a cheap stand-in for naming doubles; the
+  net's bot looks the naming up in full);
+* ``choice`` (Mexican opening, M2): keep the dice when the best play of them is worth at least the
+  average over the 21 rolls of the best play;
+* ``name`` (Mexican, M8): the doubles whose best play the net rates highest.
+
+Learning
+    The states learned are the positions before a roll, for the side to roll (the net's
+    "side to act"). The temporal differences are taken in one fixed frame, White's: a state's
+    values are turned round (:func:`~backgammon_lab.analysis.nets.flip`) when Black rolls, so a
+    chain in which the same player rolls again (doubles, a Mexican's named doubles) needs no
+    special case, and the last difference is against the game's result. Eligibility traces are
+    kept per output: ``e <- lambda e + grad F_t``, ``w <- w + alpha sum_j (F_{t+1,j} - F_{t,j}) e_j``.
+
+Determinism and checkpoints
+    A numpy :class:`~numpy.random.Generator` seeded with ``seed`` draws the first weights; a
+    :class:`random.Random` seeded with ``seed`` draws every die. Checkpoints are written between
+    games (traces are empty then) with the weights, the games done, the seconds spent and the dice
+    generator's state, atomically (a temporary file, then :func:`os.replace`); resuming from one
+    continues exactly as the uninterrupted run would.
+
+CLI: ``backgammon-lab train VARIANT --games N [--resume] [--hidden H] [--alpha A] [--lambda L]
+[--seed S] [--out PATH] [--checkpoint N] [--minutes M]`` (:func:`add_train_arguments`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..engine import KEEP, REROLL, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, TurnState, advance, start_state
+from ..errors import AnalysisError
+from ..position import WHITE, Roll
+from ..variants import Variant, find_variant
+from .nets import (
+    _FLIP,
+    Net,
+    candidate_values,
+    keep_or_reroll_values,
+    load_net,
+    name_values,
+    play_board,
+    shipped_path,
+)
+
+__all__ = ["Trainer", "TrainStats", "add_train_arguments", "train_command", "default_out"]
+
+DEFAULT_ALPHA = 0.1
+DEFAULT_LAMBDA = 0.7
+
+
+@dataclass
+class TrainStats:
+    """What one call of :meth:`Trainer.train` did."""
+
+    games: int = 0
+    plies: int = 0
+    seconds: float = 0.0
+    white_wins: int = 0
+
+    @property
+    def games_per_second(self) -> float:
+        """Self-play games per second."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+
+class Trainer:
+    """TD(lambda) self-play for one net (see the module docstring).
+
+    >>> t = Trainer(Net.create("minigam", hidden=8, seed=3), seed=3)
+    >>> t.train(2).games, t.games
+    (2, 2)
+    """
+
+    def __init__(self, net: Net, *, alpha: float = DEFAULT_ALPHA, lam: float = DEFAULT_LAMBDA, seed: int = 0,
+                 rng_state: Any = None) -> None:
+        for name, x, lo, hi in (("alpha", alpha, 0.0, 10.0), ("lambda", lam, 0.0, 1.0)):
+            if not isinstance(x, (int, float)) or isinstance(x, bool) or not lo <= x <= hi or (name == "alpha" and x == 0):
+                raise AnalysisError(f"{name} must be a number in ({lo}, {hi}], not {x!r}" if name == "alpha"
+                                      else f"{name} must be a number in [{lo}, {hi}], not {x!r}")
+        self.net = net
+        self.variant: Variant = net.variant
+        self.alpha = float(alpha)
+        self.lam = float(lam)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        if rng_state is not None:
+            self.rng.setstate(_tuple_state(rng_state))
+        k = len(net.outputs)
+        self._k = k
+        self._perm, self._sign, _ = _FLIP[k]
+        self._ident = np.arange(k)
+        self._ones = np.ones(k)
+        h, i = net.w1.shape
+        self._ew1 = np.zeros((k, h, i))
+        self._eb1 = np.zeros((k, h))
+        self._ew2 = np.zeros((k, k, h))
+        self._eb2 = np.zeros((k, k))
+        self._prev: np.ndarray | None = None
+
+    # -- bookkeeping -----------------------------------------------------------------------------
+    @property
+    def games(self) -> int:
+        """Games trained so far (over every run of this net)."""
+        return self.net.games
+
+    def state(self) -> dict[str, Any]:
+        """The trainer's state for a checkpoint (JSON-ready)."""
+        return {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "rng": _list_state(self.rng.getstate())}
+
+    def checkpoint(self, path: str | os.PathLike[str]) -> Path:
+        """Write the net with the trainer's state (atomically)."""
+        self.net.meta["trainer"] = self.state()
+        return self.net.save(path)
+
+    @classmethod
+    def resume(cls, net: Net, *, alpha: float | None = None, lam: float | None = None) -> Trainer:
+        """A trainer continuing from a checkpointed net (its alpha, lambda and dice state unless given)."""
+        st = net.meta.get("trainer")
+        if not st:
+            seed = int(net.meta.get("seed", 0))
+            return cls(net, alpha=alpha or DEFAULT_ALPHA, lam=DEFAULT_LAMBDA if lam is None else lam, seed=seed)
+        return cls(net, alpha=st["alpha"] if alpha is None else alpha, lam=st["lambda"] if lam is None else lam,
+                   seed=int(st["seed"]), rng_state=st["rng"])
+
+    # -- TD(lambda) -----------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self._ew1.fill(0.0)
+        self._eb1.fill(0.0)
+        self._ew2.fill(0.0)
+        self._eb2.fill(0.0)
+        self._prev = None
+
+    def _update(self, delta: np.ndarray) -> None:
+        a = self.alpha
+        net = self.net
+        net.w1 += a * np.tensordot(delta, self._ew1, axes=1)
+        net.b1 += a * (delta @ self._eb1)
+        net.w2 += a * np.tensordot(delta, self._ew2, axes=1)
+        net.b2 += a * (delta @ self._eb2)
+
+    def _learn_state(self, state: TurnState) -> None:
+        """One TD step at a state before a roll."""
+        net = self.net
+        pos = state.position
+        white = pos.turn == WHITE
+        x = _encode_one(net, pos)
+        h, o = net.forward(x[None, :])
+        h, o = h[0], o[0]
+        if white:
+            perm, sign, fixed = self._ident, self._ones, o
+        else:
+            perm, sign, fixed = self._perm, self._sign, _flip1(o, self._k)
+        if self._prev is not None:
+            self._update(fixed - self._prev)
+        g2 = o * (1.0 - o)
+        g1 = (g2[:, None] * net.w2) * (h * (1.0 - h))[None, :]  # dV_k / d(hidden input), (K, H)
+        sg2 = sign * g2[perm]
+        g1f = g1 if white else g1[perm] * sign[:, None]
+        lam = self.lam
+        self._ew1 *= lam
+        self._ew1 += g1f[:, :, None] * x[None, None, :]
+        self._eb1 *= lam
+        self._eb1 += g1f
+        self._ew2 *= lam
+        self._ew2[self._ident, perm] += sg2[:, None] * h[None, :]
+        self._eb2 *= lam
+        self._eb2[self._ident, perm] += sg2
+        self._prev = fixed
+
+    def _learn_result(self, state: TurnState) -> None:
+        """The last TD step: against the result, in White's frame."""
+        if self._prev is None:
+            return
+        res = np.zeros(self._k)
+        white_won = state.winner == WHITE
+        if self._k == 1:
+            res[0] = 1.0 if white_won else 0.0
+        else:
+            base = 0 if white_won else 2
+            res[0] = 1.0 if white_won else 0.0
+            res[base + 1] = float(state.points >= 2)
+            res[base + 2] = float(state.points >= 3)
+        self._update(res - self._prev)
+
+    # -- self-play ------------------------------------------------------------------------------
+    def _roll(self) -> Roll:
+        r = self.rng.randrange(36)
+        return Roll(r // 6 + 1, r % 6 + 1)
+
+    def play_game(self, learn: bool = True) -> TurnState:
+        """One self-play game from the start (learning from it unless ``learn`` is false); returns the
+        final state."""
+        net = self.net
+        self._reset()
+        s = start_state(self.variant)
+        plies = 0
+        while True:
+            ph = s.phase
+            if ph is Phase.ROLL:
+                if learn:
+                    self._learn_state(s)
+                s, _ = advance(s, RollDice(self._roll()))
+            elif ph is Phase.PLAY:
+                plays = s.plays
+                assert plays is not None and s.roll is not None
+                if len(plays) == 1:
+                    choice = plays[0]
+                else:
+                    boards = [play_board(p) for p in plays]
+                    vals = candidate_values(net, s.position, s.roll.dice, s.named, boards, plays.length,
+                                            lookahead=False)
+                    choice = plays[int(np.argmax(net.score(vals)))]
+                s, _ = advance(s, MakePlay(choice))
+                plies += 1
+            elif ph is Phase.OPENING:
+                r = self._roll()
+                s, _ = advance(s, OpeningRoll(r.first, r.second))
+            elif ph is Phase.CHOICE:
+                assert s.roll is not None
+                keep, fresh = keep_or_reroll_values(net, s.position, s.roll.dice, lookahead=False)
+                s, _ = advance(s, KEEP if net.score(keep) >= net.score(fresh) else REROLL)
+            elif ph is Phase.NAME:
+                vals = name_values(net, s.position, lookahead=False)
+                s, _ = advance(s, NameDoubles(int(np.argmax(net.score(vals))) + 1))
+            else:
+                break
+        if learn:
+            self._learn_result(s)
+        self._plies = plies
+        return s
+
+    def train(self, games: int, *, checkpoint_every: int = 0, path: str | os.PathLike[str] | None = None,
+              seconds: float | None = None, progress: bool = False,
+              on_checkpoint: Callable[[Trainer], None] | None = None) -> TrainStats:
+        """Play and learn from ``games`` self-play games (or fewer if ``seconds`` run out first; the
+        run stops between games). With ``path``, a checkpoint is written every ``checkpoint_every``
+        games and at the end."""
+        stats = TrainStats()
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            bar = tqdm(total=games, desc=f"train {self.variant.name}", unit="game")
+        t0 = time.perf_counter()
+        last = t0
+        try:
+            for _ in range(games):
+                if seconds is not None and time.perf_counter() - t0 >= seconds:
+                    break
+                final = self.play_game()
+                stats.games += 1
+                stats.plies += self._plies
+                stats.white_wins += final.winner == WHITE
+                now = time.perf_counter()
+                self.net.meta["games"] = self.games + 1
+                self.net.meta["seconds"] = float(self.net.meta.get("seconds", 0.0)) + (now - last)
+                last = now
+                if bar is not None:
+                    bar.update(1)
+                if path is not None and checkpoint_every and stats.games % checkpoint_every == 0:
+                    self.checkpoint(path)
+                    if on_checkpoint is not None:
+                        on_checkpoint(self)
+        finally:
+            if bar is not None:
+                bar.close()
+        stats.seconds = time.perf_counter() - t0
+        if path is not None:
+            self.checkpoint(path)
+        return stats
+
+
+def _flip1(o: np.ndarray, k: int) -> np.ndarray:
+    perm, sign, const = _FLIP[k]
+    return const + sign * o[perm]
+
+
+def _encode_one(net: Net, pos: Any) -> np.ndarray:
+    from .nets import encode
+
+    i = 0 if pos.turn == WHITE else 1
+    return encode(net.variant, [pos.board()], [pos.off[1 - i]], net.encoding)[0]
+
+
+def _list_state(st: Any) -> Any:
+    return [st[0], list(st[1]), st[2]]
+
+
+def _tuple_state(st: Any) -> Any:
+    return (st[0], tuple(st[1]), st[2])
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI
+
+
+def default_out(variant: Variant) -> Path:
+    """Where ``backgammon-lab train`` writes by default: ``<cache>/nets/<variant>.npz``."""
+    from .solve import cache_dir
+
+    return cache_dir() / "nets" / f"{variant.name}.npz"
+
+
+def _pos_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = float("nan")
+    if not (x > 0 and x < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text[:40]!r}")
+    return x
+
+
+def _unit_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = float("nan")
+    if not 0 <= x <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text[:40]!r}")
+    return x
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``backgammon-lab train``."""
+    from ..cli import add_progress_argument, positive_int, seed_int
+
+    parser.add_argument("variant", metavar="VARIANT", help="the variant to train a net for (standard, mexican, minigam)")
+    parser.add_argument("--games", type=positive_int, required=True, help="self-play games to play in this run")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from --out if it exists, else from the shipped net (games, weights and "
+                             "dice state included)")
+    parser.add_argument("--hidden", type=positive_int, default=80, help="hidden units of a new net (default 80)")
+    parser.add_argument("--alpha", type=_pos_float, default=None, help=f"learning rate (default {DEFAULT_ALPHA}, or "
+                                                                       "the checkpoint's)")
+    parser.add_argument("--lambda", dest="lam", type=_unit_float, default=None,
+                        help=f"trace decay (default {DEFAULT_LAMBDA}, or the checkpoint's)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of a new net and its dice (default 0)")
+    parser.add_argument("--out", help="the net file to write (default <cache>/backgammon_lab/nets/VARIANT.npz)")
+    parser.add_argument("--checkpoint", type=positive_int, default=1000, help="games between checkpoints (default 1000)")
+    parser.add_argument("--minutes", type=_pos_float, default=None, help="stop (between games) after this many minutes")
+    parser.add_argument("--checkers", type=positive_int, default=None, help="Mini-Gam only: checkers a side")
+    add_progress_argument(parser)
+
+
+def _command_text(args: argparse.Namespace) -> str:
+    parts = ["backgammon-lab", "train", args.variant, "--games", str(args.games)]
+    if args.resume:
+        parts.append("--resume")
+    for flag, val in (("--hidden", args.hidden), ("--alpha", args.alpha), ("--lambda", args.lam),
+                      ("--seed", args.seed), ("--checkers", args.checkers), ("--minutes", args.minutes),
+                      ("--checkpoint", args.checkpoint), ("--out", args.out)):
+        if val is not None:
+            parts += [flag, str(val)]
+    return " ".join(parts)
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """Run ``backgammon-lab train`` (see :func:`add_train_arguments`)."""
+    from ..cli import show_progress
+
+    opts = {"checkers": args.checkers} if args.checkers is not None else {}
+    variant = find_variant(args.variant, **opts)
+    out = Path(args.out) if args.out else default_out(variant)
+    if args.resume:
+        src = out if out.is_file() else shipped_path(variant)
+        if not src.is_file():
+            raise AnalysisError(f"--resume: no net at {str(out)!r} and none shipped for {variant.name}; "
+                                  "start without --resume")
+        net = load_net(src)
+        if net.variant != variant:
+            raise AnalysisError(f"--resume: {str(src)!r} holds a net for {net.variant!r}, not {variant!r}")
+        trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam)
+        print(f"resuming {src} after {net.games} games", file=sys.stderr)
+    else:
+        if out.exists():
+            raise AnalysisError(f"{str(out)!r} exists: add --resume to continue it, or choose another --out")
+        net = Net.create(variant, hidden=args.hidden, seed=args.seed)
+        trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
+                          lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed)
+    net.meta.setdefault("commands", []).append(_command_text(args))
+    seconds = args.minutes * 60 if args.minutes else None
+    stats = trainer.train(args.games, checkpoint_every=args.checkpoint, path=out, seconds=seconds,
+                          progress=show_progress(args))
+    summary = {"variant": variant.name, "games_run": stats.games, "games_total": trainer.games,
+               "seconds": round(stats.seconds, 1), "games_per_second": round(stats.games_per_second, 2),
+               "plies_per_game": round(stats.plies / max(stats.games, 1), 1), "out": str(out)}
+    print(json.dumps(summary))
+    return 0

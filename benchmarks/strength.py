@@ -1,0 +1,455 @@
+"""Strength and speed of the learned evaluators (issue 10), measured side by side.
+
+    python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
+    python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N]
+    python benchmarks/strength.py judge [--net PATH] [--positions 200]
+    python benchmarks/strength.py speed [--seconds 20]
+
+``minigam``
+    The net against the exact table: the mean absolute error of the winning chance of the side to
+    roll on ``--positions`` random positions, drawn two ways: uniformly over every state of the
+    table where neither side has finished (``uniform``), and the positions before a roll in games
+    of perfect play with 10% random plays, seed 0 (``from play``). Then a match of the net's bot
+    against :class:`PerfectMiniGamBot` over ``--games`` games.
+``match``
+    The net's bot (:class:`NetBot`, the shipped net or ``--net``) against an opponent, in pairs of
+    games with the same dice and the seats exchanged, so both sides start equally often and the
+    luck of the dice cancels. ``gnubg``: GNU Backgammon's 0-ply net (PyPI ``gnubg``) choosing among
+    our legal plays the one whose resulting position it rates best (``findbestmove`` truncates
+    bear-off moves, so plays are judged by the positions they reach); in Mexican that is "gnubg's
+    standard net picking among our legal Mexican plays", naming by its best play and keeping the
+    opening dice when they are worth at least a fresh roll.
+``judge``
+    200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
+    every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
+    and the mean equity lost per decision; HeuristicBot and gnubg 0-ply for scale.
+``speed``
+    Net evaluations per second (batches of one roll's candidates, and one position at a time) vs
+    gnubg 0-ply, hint latency at ply 0 and 1 (all plays of a roll valued), training games per
+    second on one core and on two (two processes at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: one BLAS thread (before numpy loads)
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from backgammon_lab import Position, find_variant  # noqa: E402
+from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot  # noqa: E402
+from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
+from backgammon_lab.analysis.nets import (  # noqa: E402
+    ROLLS,
+    Net,
+    candidate_values,
+    load_net,
+    play_board,
+    shipped_net,
+)
+from backgammon_lab.analysis.rollout import play_out  # noqa: E402
+from backgammon_lab.engine import MakePlay, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
+from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
+from backgammon_lab.rules import legal_boards  # noqa: E402
+from backgammon_lab.variants import Variant  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------
+# GNU Backgammon as a player (PyPI gnubg)
+
+
+def gnubg_board(board: tuple[int, ...] | list[int]) -> tuple[list[int], list[int]]:
+    """A 24-point mover's-eye board -> gnubg's ``(opponent, player on roll)``, 25 ints each (index 24
+    the bar, index i point i + 1 in that side's own numbering)."""
+    me = [x if x > 0 else 0 for x in board[1:25]] + [board[25]]
+    op = [-board[25 - q] if board[25 - q] < 0 else 0 for q in range(1, 25)] + [board[26]]
+    return op, me
+
+
+def swapped(board: tuple[int, ...], opp_off: int) -> tuple[int, ...]:
+    """The mover's-eye board of the opponent (24 points)."""
+    return (opp_off, *(-x for x in board[24:0:-1]), board[26], board[25])
+
+
+class Gnubg:
+    """gnubg's cubeless evaluations (0-ply unless ``plies``), for the side on roll."""
+
+    def __init__(self, plies: int = 0) -> None:
+        import gnubg
+
+        self.g = gnubg
+        self.ci = gnubg.cubeinfo()
+        self.ec = gnubg.evalcontext(0, plies, 1, 1 if plies else 0, 0.0)
+
+    def on_roll(self, board: tuple[int, ...]) -> tuple[float, ...]:
+        """(win, wg, wbg, lg, lbg, equity) of the side on roll of a mover's-eye board."""
+        return tuple(self.g.evaluate(gnubg_board(board), self.ci, self.ec))
+
+    def after_play(self, board: tuple[int, ...], opp_off: int, checkers: int = 15) -> float:
+        """Cubeless equity for the mover of the board it played to (the opponent on roll)."""
+        if board[0] == checkers:
+            gammon = opp_off == 0
+            deep = board[26] > 0 or any(x < 0 for x in board[1:7])
+            return 1.0 + gammon + (gammon and deep)
+        return -self.on_roll(swapped(board, opp_off))[5]
+
+
+class GnubgBot(Bot):
+    """Picks, among our legal plays, the one whose resulting position gnubg rates best."""
+
+    name = "gnubg"
+
+    def __init__(self, plies: int = 0) -> None:
+        self.plies = plies
+        self._g: Gnubg | None = None
+
+    @property
+    def g(self) -> Gnubg:
+        if self._g is None:
+            self._g = Gnubg(self.plies)
+        return self._g
+
+    def _best(self, pos: Position, dice: tuple[int, int]) -> float:
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        return max(self.g.after_play(b, opp) for b in legal_boards(pos, dice))
+
+    def choose_play(self, game: Any, plays: Any) -> Any:
+        if len(plays) == 1:
+            return plays[0]
+        pos = game.position
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        scores = [self.g.after_play(play_board(p), opp) for p in plays]
+        return plays[int(np.argmax(scores))]
+
+    def keep_or_reroll(self, game: Any) -> str:
+        pos = game.position
+        keep = self._best(pos, game.dice.dice)
+        fresh = sum(p * self._best(pos, r) for r, p in ROLLS)
+        return "keep" if keep >= fresh else "reroll"
+
+    def name_doubles(self, game: Any) -> int:
+        pos = game.position
+        return max(range(1, 7), key=lambda k: (self._best(pos, (k, k)), k))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"plies": self.plies, "_g": None}
+
+
+# ---------------------------------------------------------------------------------------------
+# matches
+
+
+def _net(path: str | None, variant: Variant) -> Net:
+    net = load_net(path) if path else shipped_net(variant)
+    if net is None:
+        raise SystemExit(f"no net for {variant.name}: pass --net PATH")
+    return net
+
+
+def _opponent(spec: str) -> Bot:
+    if spec == "heuristic":
+        return HeuristicBot()
+    if spec == "gnubg":
+        return GnubgBot()
+    if spec == "perfect":
+        return PerfectMiniGamBot()
+    if spec.startswith("net:"):
+        return NetBot(load_net(spec[4:]))
+    raise SystemExit(f"unknown opponent {spec!r}")
+
+
+def _pair(args: tuple[Variant, Bot, Bot, int, int]) -> list[tuple[int, int]]:
+    """Games ``lo..hi``: each a pair with the same dice, the bot White then Black; (bot's points) per game."""
+    variant, bot, opp, lo, hi = args
+    out = []
+    for i in range(lo, hi):
+        for seat in (WHITE, BLACK):
+            rng = random.Random(1_000_003 * i + 17)
+            bots = {seat: bot, (BLACK if seat == WHITE else WHITE): opp}
+            end = play_out(start_state(variant), bots, rng)
+            pts = end.points if end.winner == seat else -end.points
+            out.append((i, pts))
+    return out
+
+
+def match(variant: Variant, bot: Bot, opp: Bot, games: int, workers: int = 1) -> dict[str, Any]:
+    """``games`` games (pairs with exchanged seats): the bot's winning share and points per game."""
+    pairs = max(games // 2, 1)
+    t0 = time.perf_counter()
+    if workers > 1:
+        size = (pairs + workers * 4 - 1) // (workers * 4)
+        chunks = [(variant, bot, opp, lo, min(lo + size, pairs)) for lo in range(0, pairs, size)]
+        with ProcessPoolExecutor(workers) as ex:
+            res = [r for part in ex.map(_pair, chunks) for r in part]
+    else:
+        res = _pair((variant, bot, opp, 0, pairs))
+    pts = np.array([p for _, p in res], dtype=float)
+    wins = pts > 0
+    n = len(pts)
+    return {"variant": variant.name, "bot": repr(bot)[:60], "opponent": repr(opp)[:60], "games": n,
+            "win": float(wins.mean()), "win_stderr": float(wins.std(ddof=1) / np.sqrt(n)),
+            "points_per_game": float(pts.mean()), "ppg_stderr": float(pts.std(ddof=1) / np.sqrt(n)),
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+# ---------------------------------------------------------------------------------------------
+# Mini-Gam against the exact table
+
+
+def minigam_positions(table: Any, n: int, seed: int = 0) -> dict[str, tuple[list[Position], np.ndarray]]:
+    """``n`` positions drawn uniformly over the table's unfinished states, and ``n`` positions
+    before a roll from games of perfect play with 10% random plays; with their exact values."""
+    ix = table.index
+    k = ix.checkers
+    a_all, b_all = ix._ab_cache()
+    g = np.random.default_rng(seed)
+    live = np.nonzero((ix.offc[a_all] < k) & (ix.offc[b_all] < k))[0]
+    pick = g.choice(live, size=min(n, len(live)), replace=False)
+    uniform = [ix.position(int(i), table.variant) for i in pick]
+    rng = random.Random(seed)
+    played: list[Position] = []
+    while len(played) < n:
+        s = start_state(table.variant)
+        while not s.is_over:
+            if s.phase is Phase.OPENING:
+                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
+            elif s.phase is Phase.ROLL:
+                played.append(s.position)
+                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
+            else:
+                plays = s.plays
+                assert plays is not None
+                if rng.random() < 0.1:
+                    p = plays[rng.randrange(len(plays))]
+                else:
+                    opp = s.position.off[1 if s.position.turn == WHITE else 0]
+                    p = max(plays, key=lambda q: table.value_board_after(play_board(q), opp))
+                s, _ = advance(s, MakePlay(p))
+    played = played[:n]
+    return {"uniform": (uniform, table.values[pick]),
+            "from play": (played, np.array([table.value(p) for p in played]))}
+
+
+def net_errors(net: Net, positions: list[Position], truth: np.ndarray) -> dict[str, float]:
+    """Mean and largest absolute error of the net's winning chance for the side to roll."""
+    boards = np.array([p.board() for p in positions])
+    offs = np.array([p.off[1 if p.turn == WHITE else 0] for p in positions])
+    err = np.abs(net.evaluate(boards, offs)[:, 0] - truth)
+    return {"mae": float(err.mean()), "max": float(err.max()), "p99": float(np.quantile(err, 0.99))}
+
+
+def cmd_minigam(args: argparse.Namespace) -> dict[str, Any]:
+    from backgammon_lab.analysis.solve import load_table
+
+    table = load_table()
+    net = _net(args.net, table.variant)
+    out: dict[str, Any] = {"net": repr(net)}
+    for name, (pos, truth) in minigam_positions(table, args.positions, args.seed).items():
+        out[name] = net_errors(net, pos, truth)
+    if args.games:
+        out["match vs perfect"] = match(table.variant, NetBot(net), PerfectMiniGamBot(table), args.games,
+                                        args.workers)
+    return out
+
+
+def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
+    v = find_variant(args.variant)
+    net = _net(args.net, v)
+    return match(v, NetBot(net, lookahead=not args.no_lookahead), _opponent(args.opponent), args.games, args.workers)
+
+
+# ---------------------------------------------------------------------------------------------
+# standard positions judged by gnubg 2-ply
+
+
+def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, int]]]:
+    """``n`` (position, dice) decisions with at least two legal plays from gnubg 0-ply self-play."""
+    v = find_variant("standard")
+    bot = GnubgBot()
+    rng = random.Random(seed)
+    out: list[tuple[Position, tuple[int, int]]] = []
+    while len(out) < n:
+        s = start_state(v)
+        while not s.is_over and len(out) < n:
+            if s.phase is Phase.OPENING:
+                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
+            elif s.phase is Phase.ROLL:
+                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
+            else:
+                assert s.plays is not None and s.roll is not None
+                if len(s.plays) > 1 and rng.random() < 0.1:
+                    out.append((s.position, s.roll.dice))
+                s, _ = advance(s, bot.choose(s))
+    return out
+
+
+def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
+    v = find_variant("standard")
+    net = _net(args.net, v)
+    judge = Gnubg(plies=2)
+    g0 = Gnubg(plies=0)
+    decisions = gnubg_positions(args.positions, args.seed)
+    rows: dict[str, list[tuple[bool, float]]] = {"net 0-ply": [], "HeuristicBot": [], "gnubg 0-ply": []}
+    heur = HeuristicBot()
+    t_net: list[float] = []
+    for pos, dice in decisions:
+        found = legal_boards(pos, dice)
+        boards = list(found)
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        truth = np.array([judge.after_play(b, opp) for b in boards])
+        best = float(truth.max())
+        t0 = time.perf_counter()
+        vals = candidate_values(net, pos, dice, False, boards, len(next(iter(found.values()))))
+        t_net.append(time.perf_counter() - t0)
+        picks = {
+            "net 0-ply": int(np.argmax(net.score(vals))),
+            "gnubg 0-ply": int(np.argmax([g0.after_play(b, opp) for b in boards])),
+        }
+        st = _roll_state_play(pos, dice)
+        hp = heur.choose_play(st, st.plays)
+        picks["HeuristicBot"] = boards.index(play_board(hp))
+        for name, i in picks.items():
+            rows[name].append((bool(truth[i] >= best - 1e-9), best - float(truth[i])))
+    out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)"}
+    for name, r in rows.items():
+        out[name] = {"top_play_agrees": float(np.mean([a for a, _ in r])),
+                     "equity_lost_per_decision": float(np.mean([e for _, e in r]))}
+    out["net 0-ply"]["median_ms"] = 1000 * statistics.median(t_net)
+    return out
+
+
+def _roll_state(pos: Position) -> Any:
+    from backgammon_lab.engine import position_state
+
+    return position_state(pos)
+
+
+def _roll_state_play(pos: Position, dice: tuple[int, int]) -> Any:
+    return advance(_roll_state(pos), RollDice(Roll(*dice)))[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# speed
+
+
+def _sample_positions(variant: Variant, n: int, seed: int = 0) -> list[Position]:
+    bot = HeuristicBot()
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        s = start_state(variant)
+        while not s.is_over:
+            if s.phase is Phase.OPENING:
+                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
+            elif s.phase is Phase.ROLL:
+                out.append(s.position)
+                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
+            else:
+                s, _ = advance(s, bot.choose(s))
+    return out[:n]
+
+
+def _train_for(args: tuple[str, float, int]) -> tuple[int, float]:
+    from backgammon_lab.analysis.train import Trainer
+
+    name, seconds, seed = args
+    net = shipped_net(name) or Net.create(name, seed=seed)
+    t = Trainer(net.copy(), seed=seed)
+    st = t.train(10**9, seconds=seconds)
+    return st.games, st.seconds
+
+
+def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    std = find_variant("standard")
+    positions = _sample_positions(std, 2000)
+    boards = np.array([p.board() for p in positions])
+    offs = np.array([p.off[1 if p.turn == WHITE else 0] for p in positions])
+    net = shipped_net(std) or Net.create(std)
+    t0 = time.perf_counter()
+    for i in range(0, len(boards), 20):
+        net.evaluate(boards[i:i + 20], offs[i:i + 20])
+    batched = len(boards) / (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    for i in range(500):
+        net.evaluate(boards[i:i + 1], offs[i:i + 1])
+    single = 500 / (time.perf_counter() - t0)
+    g = Gnubg(0)
+    t0 = time.perf_counter()
+    for b in boards:
+        g.on_roll(tuple(int(x) for x in b))
+    gnu = len(boards) / (time.perf_counter() - t0)
+    out["evals_per_second"] = {"net batches of 20": round(batched), "net one at a time": round(single),
+                               "gnubg 0-ply one at a time": round(gnu)}
+    rng = random.Random(1)
+    for vname in ("standard", "mexican", "minigam"):
+        v = find_variant(vname)
+        vnet = shipped_net(v) or Net.create(v)
+        sample = _sample_positions(v, 300, seed=2)
+        for ply in (0, 1):
+            times = []
+            for pos in sample[:: (6 if ply else 1)][:50 if ply else 300]:
+                r = ROLLS[rng.randrange(21)][0]
+                if v.mexican and sorted(r) == [1, 2]:
+                    r = (3, 1)
+                found = legal_boards(pos, r)
+                t0 = time.perf_counter()
+                candidate_values(vnet, pos, r, False, list(found), len(next(iter(found.values()))), ply=ply)
+                times.append(time.perf_counter() - t0)
+            out[f"hint {vname} ply {ply} (ms)"] = {"median": round(1000 * statistics.median(times), 2),
+                                                   "p90": round(1000 * float(np.quantile(times, 0.9)), 2),
+                                                   "max": round(1000 * max(times), 2)}
+    for vname in ("standard", "mexican", "minigam"):
+        g1, s1 = _train_for((vname, args.seconds, 1))
+        with ProcessPoolExecutor(2) as ex:
+            res = list(ex.map(_train_for, [(vname, args.seconds, 2), (vname, args.seconds, 3)]))
+        out[f"train {vname} games/s"] = {"one core": round(g1 / s1, 2),
+                                         "two cores": round(sum(g for g, _ in res) / max(s for _, s in res), 2)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("minigam")
+    m.add_argument("--net")
+    m.add_argument("--positions", type=int, default=10000)
+    m.add_argument("--games", type=int, default=4000)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--workers", type=int, default=1)
+    m.set_defaults(func=cmd_minigam)
+    ma = sub.add_parser("match")
+    ma.add_argument("variant")
+    ma.add_argument("--opponent", default="heuristic")
+    ma.add_argument("--net")
+    ma.add_argument("--games", type=int, default=2000)
+    ma.add_argument("--workers", type=int, default=1)
+    ma.add_argument("--no-lookahead", action="store_true", help="value Mexican plays as the trainer does")
+    ma.set_defaults(func=cmd_match)
+    j = sub.add_parser("judge")
+    j.add_argument("--net")
+    j.add_argument("--positions", type=int, default=200)
+    j.add_argument("--seed", type=int, default=0)
+    j.set_defaults(func=cmd_judge)
+    s = sub.add_parser("speed")
+    s.add_argument("--seconds", type=float, default=20.0)
+    s.set_defaults(func=cmd_speed)
+    args = p.parse_args(argv)
+    print(json.dumps(args.func(args), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

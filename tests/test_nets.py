@@ -1,0 +1,353 @@
+"""The nets of issue 10: encodings, batched evaluation, files, the shipped nets and the net's bot."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon_lab import Position, find_variant
+from backgammon_lab.analysis.bots import HeuristicBot
+from backgammon_lab.analysis.netbot import NetBot
+from backgammon_lab.analysis.nets import (
+    OUTPUTS_1,
+    OUTPUTS_5,
+    Net,
+    NetError,
+    best_roll_values,
+    candidate_values,
+    encode,
+    encoding_for,
+    equity,
+    flip,
+    input_size,
+    load_net,
+    play_board,
+    shipped_net,
+    shipped_path,
+    swap_boards,
+)
+from backgammon_lab.analysis.rollout import play_out
+from backgammon_lab.engine import (
+    KEEP,
+    REROLL,
+    Choice,
+    MakePlay,
+    NameDoubles,
+    OpeningRoll,
+    Phase,
+    RollDice,
+    advance,
+    start_state,
+)
+from backgammon_lab.errors import AnalysisError
+from backgammon_lab.position import BLACK, WHITE, Play, Roll
+from backgammon_lab.rules import legal_boards
+
+VARIANTS = ["standard", "mexican", "minigam"]
+
+
+def _positions(variant: str, n: int, seed: int = 0) -> list[Position]:
+    """Positions before a roll from random games (seeded)."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        s = start_state(variant)
+        while not s.is_over and len(out) < n:
+            if s.phase is Phase.OPENING:
+                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
+            elif s.phase is Phase.ROLL:
+                out.append(s.position)
+                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
+            else:
+                acts = s.legal_actions()
+                a = acts[rng.randrange(len(acts))]
+                s, _ = advance(s, MakePlay(a) if isinstance(a, Play) else a)
+    return out
+
+
+def _opp(p: Position) -> int:
+    return p.off[1 if p.turn == WHITE else 0]
+
+
+# -- encodings --------------------------------------------------------------------------------
+
+
+def test_encoding_is_chosen_from_the_board_size() -> None:
+    assert encoding_for(find_variant("standard")) == "td24"
+    assert encoding_for(find_variant("mexican")) == "td24"
+    assert encoding_for(find_variant("minigam")) == "strip"
+    assert input_size(find_variant("standard")) == 198
+    assert input_size(find_variant("minigam")) == 130
+    assert input_size(find_variant("minigam", checkers=3)) == 2 * (6 * 3 + 6) + 2
+
+
+def test_td24_encoding_of_the_start() -> None:
+    p = Position.start("standard")
+    x = encode(p.variant, [p.board()], [0])[0]
+    assert x.shape == (198,)
+    # the mover's 6-point holds 5: units 1, 1, 1 and (5 - 3) / 2
+    assert list(x[4 * 5:4 * 6]) == [1.0, 1.0, 1.0, 1.0]
+    # its 24-point holds 2
+    assert list(x[4 * 23:4 * 24]) == [1.0, 1.0, 0.0, 0.0]
+    # the opponent's units mirror the mover's at the start
+    assert np.array_equal(x[:96], x[96:192])
+    assert list(x[192:196]) == [0.0, 0.0, 0.0, 0.0]
+    assert x[196] == pytest.approx(1.67) and x[197] == pytest.approx(1.67)
+
+
+def test_strip_encoding_is_a_thermometer() -> None:
+    v = find_variant("minigam")
+    board = (1, 3, 0, -2, 0, 0, 0, 4, 1)  # off 1, 3 on my 1-point, opponent 2 on my 3-point, bars 4 and 1
+    x = encode(v, [board], [5])[0]
+    assert list(x[0:8]) == [1, 1, 1, 0, 0, 0, 0, 0]  # my point 1
+    op = x[48:96].reshape(6, 8)
+    assert list(op[3]) == [1, 1, 0, 0, 0, 0, 0, 0]  # my 3-point is the opponent's 4-point
+    assert op.sum() == 2
+    bars = x[96:112].reshape(2, 8)
+    assert bars[0].sum() == 4 and bars[1].sum() == 1
+    offs = x[112:128].reshape(2, 8)
+    assert offs[0].sum() == 1 and offs[1].sum() == 5
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_encoding_of_a_batch_equals_one_by_one(variant: str) -> None:
+    ps = _positions(variant, 40, seed=1)
+    v = ps[0].variant
+    boards = [p.board() for p in ps]
+    offs = [_opp(p) for p in ps]
+    batch = encode(v, boards, offs)
+    for i, (b, o) in enumerate(zip(boards, offs, strict=True)):
+        assert np.array_equal(batch[i], encode(v, [b], [o])[0])
+
+
+def test_encode_refuses_boards_of_the_wrong_size() -> None:
+    with pytest.raises(NetError, match="shape"):
+        encode(find_variant("minigam"), [[0, 1, 2]], [0])
+
+
+# -- evaluation ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_batched_evaluation_equals_one_by_one(variant: str) -> None:
+    net = Net.create(variant, hidden=12, seed=3)
+    ps = _positions(variant, 50, seed=2)
+    boards = [p.board() for p in ps]
+    offs = [_opp(p) for p in ps]
+    batch = net.evaluate(boards, offs)
+    assert batch.shape == (50, len(net.outputs))
+    for i, p in enumerate(ps):
+        assert np.allclose(batch[i], net.evaluate_position(p), rtol=0, atol=1e-12)
+    after = net.values_after(boards, offs)
+    for i, (b, o) in enumerate(zip(boards, offs, strict=True)):
+        assert np.allclose(after[i], net.values_after([b], [o])[0], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_values_after_a_play_are_the_opponents_turned_round(variant: str) -> None:
+    net = Net.create(variant, hidden=12, seed=4)
+    ps = _positions(variant, 20, seed=3)
+    for p in ps:
+        if p.is_over:
+            continue
+        opp_view = p.with_turn(BLACK if p.turn == WHITE else WHITE)
+        assert np.allclose(net.values_after([p.board()], [_opp(p)])[0], flip(net.evaluate_position(opp_view)))
+        same = net.values_after([p.board()], [_opp(p)], same_side=[True])[0]
+        assert np.allclose(same, net.evaluate_position(p))
+
+
+def test_swap_boards_twice_is_the_identity() -> None:
+    ps = _positions("standard", 30, seed=4)
+    b = np.array([p.board() for p in ps])
+    o = np.array([_opp(p) for p in ps])
+    s, so = swap_boards(b, o, 24)
+    back, bo = swap_boards(s, so, 24)
+    assert np.array_equal(back, b) and np.array_equal(bo, o)
+    assert np.array_equal(s[0], p_swapped_board(ps[0]))
+
+
+def p_swapped_board(p: Position) -> np.ndarray:
+    return np.array(p.with_turn(BLACK if p.turn == WHITE else WHITE).board())
+
+
+def test_flip_and_equity() -> None:
+    v = np.array([[0.6, 0.2, 0.05, 0.1, 0.01]])
+    f = flip(v)
+    assert np.allclose(f, [[0.4, 0.1, 0.01, 0.2, 0.05]])
+    assert np.allclose(flip(f), v)
+    assert equity(v)[0] == pytest.approx(0.2 + 0.2 + 0.05 - 0.1 - 0.01)
+    assert equity(f)[0] == pytest.approx(-equity(v)[0])
+    assert np.allclose(flip(np.array([[0.3]])), [[0.7]])
+
+
+def test_a_finished_game_gets_its_result() -> None:
+    net = Net.create("standard", hidden=4)
+    # the mover has borne off all 15; the opponent has none off and a checker on the bar: a backgammon
+    board = (15, *([0] * 23), -14, 0, 1)
+    assert list(net.values_after([board], [0])[0]) == [1.0, 1.0, 1.0, 0.0, 0.0]
+    board = (15, *([0] * 12), -15, *([0] * 11), 0, 0)
+    assert list(net.values_after([board], [0])[0]) == [1.0, 1.0, 0.0, 0.0, 0.0]
+    assert list(net.values_after([board], [1])[0][:3]) == [1.0, 0.0, 0.0]
+
+
+def test_outputs_follow_gammons() -> None:
+    assert Net.create("standard", hidden=4).outputs == OUTPUTS_5
+    assert Net.create("mexican", hidden=4).outputs == OUTPUTS_1
+    assert Net.create("minigam", hidden=4).outputs == OUTPUTS_1
+
+
+def test_create_refuses_a_bad_hidden_size() -> None:
+    with pytest.raises(NetError, match="hidden"):
+        Net.create("minigam", hidden=0)
+
+
+# -- files -----------------------------------------------------------------------------------
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    net = Net.create(find_variant("minigam", checkers=3), hidden=7, seed=9)
+    net.meta["games"] = 12
+    path = net.save(tmp_path / "n.npz")
+    assert not list(tmp_path.glob("*.tmp"))
+    back = load_net(path)
+    assert back.variant == net.variant and back.hidden == 7 and back.games == 12
+    assert back.meta["encoding"] == "strip" and back.meta["options"]["checkers"] == 3
+    for a, b in ((net.w1, back.w1), (net.b1, back.b1), (net.w2, back.w2), (net.b2, back.b2)):
+        assert np.array_equal(a, b)
+
+
+def test_load_refuses_a_file_that_is_not_a_net(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a net")
+    with pytest.raises(NetError, match="bad.npz"):
+        load_net(bad)
+    np.savez(tmp_path / "other.npz", x=np.zeros(3))
+    with pytest.raises(NetError, match="other.npz"):
+        load_net(tmp_path / "other.npz")
+
+
+def test_a_net_refuses_another_variant() -> None:
+    net = Net.create("minigam", hidden=4)
+    with pytest.raises(NetError, match="mexican"):
+        net.evaluate_position(Position.start("mexican"))
+    assert isinstance(NetError("x"), AnalysisError)
+
+
+SHIPPED = [v for v in VARIANTS if shipped_path(v).is_file()]
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_shipped_nets_load_and_give_probabilities(variant: str) -> None:
+    path = shipped_path(variant)
+    assert path.stat().st_size < 3_000_000
+    net = shipped_net(variant)
+    assert net is not None and net.variant == find_variant(variant) and net.games > 0
+    for key in ("games", "seed", "seconds", "commands", "hidden", "encoding"):
+        assert key in net.meta
+    ps = _positions(variant, 100, seed=5)
+    vals = net.evaluate([p.board() for p in ps], [_opp(p) for p in ps])
+    assert np.all((vals > 0) & (vals < 1))
+    if len(net.outputs) == 5:  # gammons are part of the wins, backgammons of the gammons (roughly)
+        assert np.mean(vals[:, 1] <= vals[:, 0] + 0.02) > 0.95
+
+
+def test_no_shipped_net_for_other_options() -> None:
+    assert shipped_net(find_variant("minigam", checkers=3)) is None
+
+
+# -- the bot ---------------------------------------------------------------------------------
+
+
+def _state_with_roll(position: Position, dice: tuple[int, int]) -> object:
+    from backgammon_lab.engine import position_state
+
+    return advance(position_state(position), RollDice(Roll(*dice)))[0]
+
+
+def test_netbot_plays_the_best_rated_play() -> None:
+    net = Net.create("standard", hidden=10, seed=1)
+    bot = NetBot(net)
+    for p in _positions("standard", 10, seed=6):
+        s = _state_with_roll(p, (6, 4))
+        if s.phase is not Phase.PLAY:  # type: ignore[attr-defined]
+            continue
+        plays = s.plays  # type: ignore[attr-defined]
+        chosen = bot.choose_play(s, plays)  # type: ignore[arg-type]
+        scores = [float(net.score(net.values_after([play_board(q)], [_opp(p)]))[0]) for q in plays]
+        assert scores[list(plays).index(chosen)] == pytest.approx(max(scores))
+
+
+def test_netbot_mexican_decisions_follow_the_values() -> None:
+    net = Net.create("mexican", hidden=10, seed=2)
+    bot = NetBot(net)
+    s = advance(start_state("mexican"), OpeningRoll(5, 3))[0]
+    assert s.phase is Phase.CHOICE
+    keep = best_roll_values(net, s.position, (5, 3))[0]
+    fresh = sum((1 if a == b else 2) / 36 * best_roll_values(net, s.position, (a, b))[0]
+                for a in range(1, 7) for b in range(1, a + 1))
+    assert bot.keep_or_reroll(s) == ("keep" if keep >= fresh else "reroll")
+    assert bot.choose(s) in (KEEP, REROLL)
+    # a Mexican played in full: the bot names the doubles whose best play is worth most
+    s = advance(start_state("mexican"), OpeningRoll(2, 1))[0]
+    s = advance(s, Choice.KEEP)[0]
+    s = advance(s, bot.choose(s))[0]
+    assert s.phase is Phase.NAME
+    best = [best_roll_values(net, s.position, (k, k), True)[0] for k in range(1, 7)]
+    assert bot.choose(s) == NameDoubles(int(np.argmax(best)) + 1)
+
+
+def test_a_mexican_is_valued_by_the_naming_that_follows() -> None:
+    net = Net.create("mexican", hidden=10, seed=3)
+    p = Position.start("mexican")
+    found = legal_boards(p, (1, 2))
+    boards = list(found)
+    vals = candidate_values(net, p, (1, 2), False, boards, 2)
+    for b, v in zip(boards[:3], vals[:3], strict=False):
+        after = Position.from_board(p.variant, p.turn, b, 0)
+        best = max(best_roll_values(net, after, (k, k), True)[0] for k in range(1, 7))
+        assert v[0] == pytest.approx(best)
+    cheap = candidate_values(net, p, (1, 2), False, boards, 2, lookahead=False)
+    assert np.allclose(cheap, net.values_after(boards, 0, same_side=[True] * len(boards)))
+
+
+def test_one_ply_values_average_the_replies() -> None:
+    net = Net.create("minigam", hidden=8, seed=4)
+    p = _positions("minigam", 30, seed=7)[-1]
+    found = legal_boards(p, (3, 1))
+    boards = list(found)
+    used = len(next(iter(found.values())))
+    one = candidate_values(net, p, (3, 1), False, boards, used, ply=1)
+    b = boards[0]
+    if b[0] != p.variant.checkers:
+        opp = Position.from_board(p.variant, p.turn, b, _opp(p)).with_turn(BLACK if p.turn == WHITE else WHITE)
+        rolls = [((a, c), (1 if a == c else 2) / 36) for a in range(1, 7) for c in range(1, a + 1)]
+        exp = sum(pr * best_roll_values(net, opp, r)[0] for r, pr in rolls)
+        assert one[0][0] == pytest.approx(1 - exp)
+    with pytest.raises(NetError, match="ply"):
+        candidate_values(net, p, (3, 1), False, boards, used, ply=7)
+
+
+def test_netbot_without_a_net_for_the_variant() -> None:
+    bot = NetBot()
+    with pytest.raises(AnalysisError):
+        bot.net_for(find_variant("minigam", checkers=2))
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_shipped_net_beats_the_heuristic_in_a_seeded_match(variant: str) -> None:
+    net = shipped_net(variant)
+    assert net is not None
+    if net.games < 5000:
+        pytest.skip(f"the shipped {variant} net has only {net.games} games")
+    bot, heur = NetBot(net), HeuristicBot()
+    score = 0
+    games = 20 if variant != "minigam" else 60
+    for i in range(games // 2):
+        for seat in (WHITE, BLACK):
+            other = BLACK if seat == WHITE else WHITE
+            end = play_out(start_state(variant), {seat: bot, other: heur}, random.Random(i))
+            score += end.points if end.winner == seat else -end.points
+    assert score > 0

@@ -1,0 +1,170 @@
+"""The TD(lambda) trainer (issue 10): it learns exact values on a small Mini-Gam, its gradients are
+right, it is deterministic for a seed, a resumed run equals an uninterrupted one, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from backgammon_lab import Position, find_variant
+from backgammon_lab.analysis.nets import Net, best_roll_values, encode, flip, load_net
+from backgammon_lab.analysis.solve import solve, start_values
+from backgammon_lab.analysis.train import Trainer
+from backgammon_lab.cli import main
+from backgammon_lab.engine import Phase, position_state
+from backgammon_lab.errors import AnalysisError
+
+
+def _visited(net: Net, games: int, seed: int) -> Counter[Position]:
+    """The positions before a roll in ``games`` greedy self-play games of ``net`` (without learning)."""
+    t = Trainer(net.copy(), seed=seed)
+    seen: Counter[Position] = Counter()
+    t._learn_state = lambda s: seen.update([s.position])  # type: ignore[method-assign]
+    for _ in range(games):
+        t.play_game(learn=True)
+    return seen
+
+
+def _weighted_error(net: Net, table: object, seen: Counter[Position]) -> float:
+    ps = list(seen)
+    w = np.array([seen[p] for p in ps], dtype=float)
+    err = np.array([abs(float(net.evaluate_position(p)[0]) - table.value(p)) for p in ps])  # type: ignore[attr-defined]
+    return float((err * w).sum() / w.sum())
+
+
+def test_trainer_learns_the_exact_values_of_a_two_checker_minigam() -> None:
+    v = find_variant("minigam", checkers=2)
+    table = solve(2, progress=False)
+    net = Net.create(v, hidden=16, seed=0)
+    before = _weighted_error(net, table, _visited(net, 200, seed=99))
+    Trainer(net, alpha=1.0, lam=0.7, seed=0).train(2500)
+    seen = _visited(net, 200, seed=99)
+    after = _weighted_error(net, table, seen)
+    assert before > 0.15
+    assert after < 0.08, (before, after)
+    # the first mover's chance after the opening roll (the 15 rolls of two different dice)
+    start = Position.start(v)
+    rolls = [(a, b) for a in range(2, 7) for b in range(1, a)]
+    first = np.mean([best_roll_values(net, start, r)[0] for r in rolls])
+    assert first == pytest.approx(start_values(table)["first_mover"], abs=0.05)
+
+
+@pytest.mark.parametrize("variant", ["standard", "minigam"])
+def test_traces_are_the_gradients_of_whites_values(variant: str) -> None:
+    net = Net.create(variant, hidden=6, seed=2)
+    net.w2 *= 30
+    tr = Trainer(net, lam=0.0, seed=0)
+    pos = Position.start(variant).with_turn("black")
+    tr._learn_state(position_state(pos))  # lambda 0, no previous state: the traces are the gradients
+    x = encode(net.variant, [pos.board()], [0])[0]
+    nz = np.nonzero(x)[0]
+    eps = 1e-6
+    for j in range(len(net.outputs)):
+        for a, b in ((1, nz[0]), (4, nz[-1])):
+            hi, lo = net.copy(), net.copy()
+            hi.w1[a, b] += eps
+            lo.w1[a, b] -= eps
+            num = (flip(hi.evaluate_position(pos))[j] - flip(lo.evaluate_position(pos))[j]) / (2 * eps)
+            assert tr._ew1[j, a, b] == pytest.approx(num, rel=1e-5, abs=1e-9)
+        for r in range(len(net.outputs)):
+            hi, lo = net.copy(), net.copy()
+            hi.w2[r, 2] += eps
+            lo.w2[r, 2] -= eps
+            num = (flip(hi.evaluate_position(pos))[j] - flip(lo.evaluate_position(pos))[j]) / (2 * eps)
+            assert tr._ew2[j, r, 2] == pytest.approx(num, rel=1e-5, abs=1e-9)
+
+
+def _weights(net: Net) -> list[np.ndarray]:
+    return [net.w1, net.b1, net.w2, net.b2]
+
+
+@pytest.mark.parametrize("variant", ["mexican", "minigam"])
+def test_training_is_deterministic_for_a_seed(variant: str) -> None:
+    a = Net.create(variant, hidden=8, seed=5)
+    b = Net.create(variant, hidden=8, seed=5)
+    Trainer(a, seed=5).train(3)
+    Trainer(b, seed=5).train(3)
+    for x, y in zip(_weights(a), _weights(b), strict=True):
+        assert np.array_equal(x, y)
+    c = Net.create(variant, hidden=8, seed=5)
+    Trainer(c, seed=6).train(3)
+    assert not np.array_equal(a.w1, c.w1)
+
+
+def test_resumed_run_equals_an_uninterrupted_one(tmp_path: object) -> None:
+    path = tmp_path / "net.npz"  # type: ignore[operator]
+    whole = Net.create("mexican", hidden=8, seed=1)
+    Trainer(whole, seed=1).train(4)
+    part = Net.create("mexican", hidden=8, seed=1)
+    Trainer(part, seed=1).train(2, path=path)
+    again = load_net(path)
+    assert again.games == 2
+    t = Trainer.resume(again)
+    t.train(2)
+    assert again.games == whole.games == 4
+    for x, y in zip(_weights(whole), _weights(again), strict=True):
+        assert np.array_equal(x, y)
+
+
+def test_mexican_self_play_makes_every_decision_through_the_engine() -> None:
+    """A Mexican game of the trainer passes through the choice, rolls again after doubles, and
+    names doubles after a Mexican, with the same player acting in each chain."""
+    net = Net.create("mexican", hidden=8, seed=0)
+    t = Trainer(net, seed=0)
+    phases: Counter[str] = Counter()
+    rerolls = []
+    learn = t._learn_state
+
+    def spy(s: object) -> None:
+        phases[s.phase] += 1  # type: ignore[attr-defined]
+        if s.reroll:  # type: ignore[attr-defined]
+            rerolls.append(s)
+        learn(s)  # type: ignore[arg-type]
+
+    t._learn_state = spy  # type: ignore[method-assign]
+    for _ in range(6):
+        end = t.play_game()
+        assert end.phase is Phase.OVER and end.winner is not None
+    assert phases[Phase.ROLL] > 100
+    assert rerolls, "doubles roll again in Mexican"
+
+
+def test_trainer_refuses_bad_rates() -> None:
+    net = Net.create("minigam", hidden=4)
+    with pytest.raises(AnalysisError, match="alpha"):
+        Trainer(net, alpha=0)
+    with pytest.raises(AnalysisError, match="lambda"):
+        Trainer(net, lam=1.5)
+
+
+def test_cli_train_and_resume(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mg.npz"  # type: ignore[operator]
+    argv = ["train", "minigam", "--checkers", "3", "--games", "5", "--hidden", "6", "--seed", "2",
+            "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert first["games_total"] == 5 and out.is_file()
+    assert main(argv) == 2  # the file exists: --resume is needed
+    assert "exists" in capsys.readouterr().err
+    assert main(argv + ["--resume"]) == 0
+    second = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert second["games_total"] == 10
+    net = load_net(out)
+    assert net.games == 10 and net.hidden == 6
+    assert net.variant == find_variant("minigam", checkers=3)
+    assert len(net.meta["commands"]) == 2 and "--resume" in net.meta["commands"][1]
+    # the same 10 games in one run give the same weights
+    one = tmp_path / "one.npz"  # type: ignore[operator]
+    assert main(["train", "minigam", "--checkers", "3", "--games", "10", "--hidden", "6", "--seed", "2",
+                 "--out", str(one), "--no-progress"]) == 0
+    assert np.array_equal(load_net(one).w1, net.w1)
+
+
+def test_cli_train_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["train", "nosuchgame", "--games", "1"]) == 2
+    assert "nosuchgame" in capsys.readouterr().err
+    assert main(["train", "minigam", "--games", "0"]) == 2
+    assert main(["train", "minigam", "--games", "1", "--lambda", "2"]) == 2
