@@ -368,3 +368,14 @@ def test_a_closed_pipe_ends_quietly() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONUNBUFFERED": "0"}).stdout
     assert out.strip() in ("'' 0",), out
+
+
+def test_progress_flag_draws_a_bar_on_stderr(cache: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "value", START, "--games", "3", "--bot", "random", "--json", "--progress")
+    assert rc == 0 and json.loads(out)["games"] == 3 and err.strip() != ""
+    rc, out, err = run(capsys, "value", START, "--games", "3", "--bot", "random", "--json", "--no-progress")
+    assert rc == 0 and err == ""
+    feed(monkeypatch, json.dumps({"position": START, "dice": [2, 1]}) + "\n")
+    rc, out, err = run(capsys, "plays", "--batch", "--progress")
+    assert rc == 0 and out.count("\n") == 1 and "batch" in err
