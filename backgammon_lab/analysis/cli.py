@@ -231,3 +231,6 @@ def add_subcommands(sub: Any) -> None:
     add_progress_argument(so)
     so.add_argument("--quiet", action="store_true", help="no progress bar (the same as --no-progress)")
     so.set_defaults(func=_cmd_solve)
+    from .train import add_train_arguments, train_command  # issue 10: the nets' trainer
+    add_train_arguments(tr := sub.add_parser("train", help="train a net by TD(lambda) self-play (resumable)"))
+    tr.set_defaults(func=train_command)
