@@ -379,3 +379,15 @@ def test_progress_flag_draws_a_bar_on_stderr(cache: Path, monkeypatch: pytest.Mo
     feed(monkeypatch, json.dumps({"position": START, "dice": [2, 1]}) + "\n")
     rc, out, err = run(capsys, "plays", "--batch", "--progress")
     assert rc == 0 and out.count("\n") == 1 and "batch" in err
+
+
+def test_version_is_the_packages() -> None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    from backgammon_lab import __version__
+
+    try:
+        installed = version("backgammon_lab")
+    except PackageNotFoundError:
+        pytest.skip("backgammon_lab is not installed (pip install -e .)")
+    assert installed == __version__
