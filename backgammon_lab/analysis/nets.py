@@ -139,31 +139,17 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
     ranks = np.arange(1, n + 1)
     me_pips = (me * ranks).sum(1) + (n + 1) * b[:, n + 1]
     op_pips = (op * ranks).sum(1) + (n + 1) * b[:, n + 2]
+    k = b.shape[0]
     if enc == "td24":
-        x = np.empty((b.shape[0], 8 * n + 6))
-        x[:, :4 * n] = _TD_UNITS[np.minimum(me, 15)].reshape(b.shape[0], -1)
-        x[:, 4 * n:8 * n] = _TD_UNITS[np.minimum(op, 15)].reshape(b.shape[0], -1)
-        x[:, 8 * n] = b[:, n + 1] / 2.0
-        x[:, 8 * n + 1] = b[:, n + 2] / 2.0
-        x[:, 8 * n + 2] = b[:, 0] / c
-        x[:, 8 * n + 3] = o / c
-        x[:, 8 * n + 4] = me_pips / 100.0
-        x[:, 8 * n + 5] = op_pips / 100.0
-        return x
+        counts = np.minimum(np.concatenate([me, op], axis=1), 15)
+        extra = np.stack([b[:, n + 1] / 2.0, b[:, n + 2] / 2.0, b[:, 0] / c, o / c,
+                          me_pips / 100.0, op_pips / 100.0], axis=1)
+        return np.concatenate([_TD_UNITS[counts].reshape(k, -1), extra], axis=1)
     if enc == "strip":
-        therm = _thermometer(c)
-        k = b.shape[0]
+        counts = np.concatenate([me, op, b[:, n + 1:n + 3], b[:, 0:1], o[:, None]], axis=1)
         scale = float(c * (n + 1))
-        x = np.empty((k, 2 * (n * c + 2 * c) + 2))
-        x[:, :n * c] = therm[me].reshape(k, -1)
-        x[:, n * c:2 * n * c] = therm[op].reshape(k, -1)
-        j = 2 * n * c
-        for col in (b[:, n + 1], b[:, n + 2], b[:, 0], o):
-            x[:, j:j + c] = therm[col]
-            j += c
-        x[:, j] = me_pips / scale
-        x[:, j + 1] = op_pips / scale
-        return x
+        pips = np.stack([me_pips / scale, op_pips / scale], axis=1)
+        return np.concatenate([_thermometer(c)[counts].reshape(k, -1), pips], axis=1)
     raise NetError(f"unknown encoding {enc!r}; known: 'td24', 'strip'")
 
 
@@ -194,7 +180,8 @@ def equity(values: np.ndarray) -> np.ndarray:
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    """The logistic function, written with tanh (no overflow for any z)."""
+    return 0.5 + 0.5 * np.tanh(0.5 * z)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -302,23 +289,27 @@ class Net:
         true are positions where the mover itself rolls again (Mexican doubles): its own values.
         Boards where the mover has borne off every checker get the game's result (1 or 5 outputs).
         """
+        return self.after_detail(boards, opp_off, same_side=same_side)[0]
+
+    def after_detail(self, boards: Any, opp_off: Any, *, same_side: Sequence[bool] | np.ndarray | None = None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`values_after` with what it computed on the way: ``(values, boards of the side to act
+        next, their opponent's off counts, input rows, hidden activations)`` (the trainer reuses
+        them for the position it goes on to learn from)."""
         n = self.variant.points
         b, o = _as_boards(boards, opp_off, n)
         sb, so = swap_boards(b, o, n)
-        if same_side is not None:
-            same = np.asarray(same_side, dtype=bool)
-            if same.any():
-                sb[same] = b[same]
-                so[same] = o[same]
-        vals = self.evaluate(sb, so)
-        if same_side is None:
-            vals = flip(vals)
-        else:
-            vals = np.where(same[:, None], vals, flip(vals))
+        same = np.zeros(b.shape[0], dtype=bool) if same_side is None else np.asarray(same_side, dtype=bool)
+        if same.any():
+            sb[same] = b[same]
+            so[same] = o[same]
+        x = encode(self.variant, sb, so, self.encoding)
+        h, vals = self.forward(x)
+        vals = np.where(same[:, None], vals, flip(vals))
         done = b[:, 0] == self.variant.checkers
         if done.any():
             vals[done] = self.outcome_rows(b[done], o[done])
-        return vals
+        return vals, sb, so, x, h
 
     def outcome_rows(self, boards: np.ndarray, opp_off: np.ndarray) -> np.ndarray:
         """The exact values of boards where the mover has borne off every checker (it won)."""

@@ -52,7 +52,8 @@ from ..variants import Variant, find_variant
 from .nets import (
     _FLIP,
     Net,
-    candidate_values,
+    _sigmoid,
+    encode,
     keep_or_reroll_values,
     load_net,
     name_values,
@@ -114,6 +115,7 @@ class Trainer:
         self._ew2 = np.zeros((k, k, h))
         self._eb2 = np.zeros((k, k))
         self._prev: np.ndarray | None = None
+        self._cache: tuple[tuple[int, ...], int, np.ndarray, np.ndarray] | None = None
 
     # -- bookkeeping -----------------------------------------------------------------------------
     @property
@@ -147,13 +149,14 @@ class Trainer:
         self._ew2.fill(0.0)
         self._eb2.fill(0.0)
         self._prev = None
+        self._cache = None
 
     def _update(self, delta: np.ndarray) -> None:
         a = self.alpha
         net = self.net
-        net.w1 += a * np.tensordot(delta, self._ew1, axes=1)
+        net.w1 += (a * delta @ self._ew1.reshape(self._k, -1)).reshape(net.w1.shape)
         net.b1 += a * (delta @ self._eb1)
-        net.w2 += a * np.tensordot(delta, self._ew2, axes=1)
+        net.w2 += (a * delta @ self._ew2.reshape(self._k, -1)).reshape(net.w2.shape)
         net.b2 += a * (delta @ self._eb2)
 
     def _learn_state(self, state: TurnState) -> None:
@@ -161,9 +164,17 @@ class Trainer:
         net = self.net
         pos = state.position
         white = pos.turn == WHITE
-        x = _encode_one(net, pos)
-        h, o = net.forward(x[None, :])
-        h, o = h[0], o[0]
+        opp = pos.off[1 if white else 0]
+        board = pos.board()
+        cached = self._cache
+        self._cache = None
+        if cached is not None and cached[0] == board and cached[1] == opp:
+            x, h = cached[2], cached[3]  # the chosen play's evaluation, with the same weights
+            o = _sigmoid(h @ net.w2.T + net.b2)
+        else:
+            x = encode(net.variant, [board], [opp], net.encoding)[0]
+            h, o = net.forward(x[None, :])
+            h, o = h[0], o[0]
         if white:
             perm, sign, fixed = self._ident, self._ones, o
         else:
@@ -184,6 +195,20 @@ class Trainer:
         self._eb2 *= lam
         self._eb2[self._ident, perm] += sg2
         self._prev = fixed
+
+    def _choose(self, s: TurnState) -> int:
+        """The index of the play the net rates best; remembers its evaluation for the next state."""
+        net = self.net
+        plays = s.plays
+        assert plays is not None and s.roll is not None
+        boards = [play_board(p) for p in plays]
+        pos = s.position
+        kind = self.variant.after_play(s.roll.dice, s.named, plays.length)
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        vals, sb, so, x, h = net.after_detail(boards, opp, same_side=np.full(len(boards), kind != "end_turn"))
+        i = int(np.argmax(net.score(vals)))
+        self._cache = (tuple(int(v) for v in sb[i]), int(so[i]), x[i], h[i])
+        return i
 
     def _learn_result(self, state: TurnState) -> None:
         """The last TD step: against the result, in White's frame."""
@@ -224,10 +249,7 @@ class Trainer:
                 if len(plays) == 1:
                     choice = plays[0]
                 else:
-                    boards = [play_board(p) for p in plays]
-                    vals = candidate_values(net, s.position, s.roll.dice, s.named, boards, plays.length,
-                                            lookahead=False)
-                    choice = plays[int(np.argmax(net.score(vals)))]
+                    choice = plays[self._choose(s)]
                 s, _ = advance(s, MakePlay(choice))
                 plies += 1
             elif ph is Phase.OPENING:
@@ -291,13 +313,6 @@ class Trainer:
 def _flip1(o: np.ndarray, k: int) -> np.ndarray:
     perm, sign, const = _FLIP[k]
     return const + sign * o[perm]
-
-
-def _encode_one(net: Net, pos: Any) -> np.ndarray:
-    from .nets import encode
-
-    i = 0 if pos.turn == WHITE else 1
-    return encode(net.variant, [pos.board()], [pos.off[1 - i]], net.encoding)[0]
 
 
 def _list_state(st: Any) -> Any:
