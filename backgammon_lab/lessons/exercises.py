@@ -1,0 +1,519 @@
+"""Exercises as data; their answers come from the engine, never from the person who wrote them.
+
+An :class:`Exercise` is a position, the dice (or the actions that lead to a game state), a goal of
+one :data:`KINDS` and a short text. :func:`solve` asks the engine for the answer:
+
+    >>> ex = Exercise("demo", "count", "mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "5-2",
+    ...               "How many different plays does 5-2 allow?")
+    >>> solve(ex).accepts
+    frozenset({6})
+
+The kinds:
+
+``play``
+    Play the roll on the board by clicks. ``target`` says which plays reach the goal: ``only``
+    (the exercise has exactly one legal play), ``any`` (every legal play: the lesson is in the
+    refused steps), ``hit``, ``enter`` (every checker on the bar enters), ``bear_off``, ``win``
+    (the last checker is borne off), ``free_entry`` (Mini-Gam: a checker moves on the board while
+    another waits on the bar), ``no_bear_off`` (a play that bears nothing off).
+``spot``
+    A proposed play (``proposal``, move text) breaks a rule: click the first step that is refused,
+    then pick the engine's reason among reasons the engine gives for other refused steps.
+``lost``
+    Will the turn be lost with this roll (yes or no), and if yes, why.
+``count``
+    How many different legal plays the roll allows.
+``moves``
+    How many of the dice (of four, for doubles) can be played.
+``name``
+    After a Mexican: which doubles would you name so that all four moves can be played.
+``bearoff``
+    Can a checker be borne off with this roll? The engine's reason follows the answer.
+``land``
+    Click the point where the checker on ``start`` (the mover's numbering; the bar is N+1) lands
+    with the die ``die``.
+
+:func:`check_exercise` raises :class:`LessonError` when a goal has no answer, or more than one
+where one is meant (``only``, ``spot``, ``land``), or too few choices to pick from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..engine import DiceLost, Phase, RollDice, TurnLost, TurnState, advance
+from ..errors import BackgammonError
+from ..game import Game
+from ..position import WHITE, Play, Position, Roll, Step
+from ..rules import REASONS, Explanation, apply_steps, explain_step, legal_plays, legal_steps
+from ..variants import Variant, find_variant
+
+__all__ = ["Exercise", "Answer", "LessonError", "KINDS", "TARGETS", "LEVELS", "solve", "check_exercise",
+           "build_game", "step_clicks", "white_point", "mover_point", "proposal_steps", "rule_note"]
+
+KINDS = ("play", "spot", "lost", "count", "moves", "name", "bearoff", "land")
+TARGETS = ("only", "any", "hit", "enter", "bear_off", "win", "free_entry", "no_bear_off")
+#: Difficulty: 1 easy, 2 medium, 3 tricky.
+LEVELS = (1, 2, 3)
+
+
+class LessonError(BackgammonError):
+    """An exercise that cannot be used: bad data, no answer, or an ambiguous one."""
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise, as data.
+
+    ``position``: a position string; ``dice``: the roll of the exercise (text such as ``"5-2"``);
+    ``before``: actions played first, from the position (phase ``roll``; with ``opening``, from
+    the variant's start before the opening roll): rolls, plays, names of
+    doubles, as :meth:`~backgammon_lab.game.Game.apply` takes them (for a state deep inside a turn,
+    e.g. the third doubles of a chain). ``goal``: the task in one sentence; ``text``: what the
+    exercise shows, said after it is solved. ``rows``: the rule rows it practises (``"M4"``).
+    """
+
+    id: str
+    kind: str
+    position: str
+    dice: str | None
+    goal: str
+    text: str = ""
+    target: str = "any"
+    before: tuple[Any, ...] = ()
+    #: Start before the opening roll (``before`` then holds the opening dice and the choice).
+    opening: bool = False
+    proposal: str = ""
+    start: int = 0
+    die: int = 0
+    level: int = 1
+    rows: tuple[str, ...] = ()
+    #: A try the tests make and expect to be refused (a step as move text, or an answer value).
+    trap: Any = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise LessonError(f"exercise {self.id!r}: unknown kind {self.kind!r}; kinds: {', '.join(KINDS)}")
+        if self.kind == "play" and self.target not in TARGETS:
+            raise LessonError(f"exercise {self.id!r}: unknown target {self.target!r}; targets: {', '.join(TARGETS)}")
+        if self.level not in LEVELS:
+            raise LessonError(f"exercise {self.id!r}: level must be 1, 2 or 3, not {self.level!r}")
+
+    @property
+    def variant(self) -> str:
+        """The variant's name."""
+        return self.position.split("/", 1)[0].split(";", 1)[0]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the engine says the answer is.
+
+    ``accepts``: the accepted answers (final positions of plays, a step index, True/False, a
+    number, doubles, a White point number for ``land``). ``choices``/``labels``: the buttons of a
+    choice question. ``reason``: the engine's explanation that goes with the answer. ``reasons``:
+    the reasons to pick from in a second stage (``spot``; ``lost`` when the turn is lost), the
+    right one at ``reason_index``. ``solution``: the answer in words; ``hint``: a nudge.
+    """
+
+    accepts: frozenset[Any]
+    solution: str
+    hint: str
+    reason: str = ""
+    choices: tuple[Any, ...] = ()
+    labels: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    reason_index: int = -1
+    plays: tuple[Play, ...] = field(default=(), compare=False)
+    steps: tuple[Step, ...] = ()
+
+
+# -- numbering ---------------------------------------------------------------------------------
+def white_point(position: Position, point: int) -> int:
+    """The White number of the mover's point ``point`` (what a board click reports)."""
+    n = position.variant.points
+    return point if position.turn == WHITE else n + 1 - point
+
+
+def mover_point(position: Position, white: int) -> int:
+    """The mover's number of White's point ``white``."""
+    return white_point(position, white)
+
+
+def step_clicks(position: Position, step: Step) -> list[tuple[str, Any]]:
+    """The two board clicks (``(kind, value)`` for :meth:`BoardWidget.click`) that play ``step``:
+    the checker, then where it goes."""
+    n = position.variant.points
+    who = position.turn
+
+    def one(p: int) -> tuple[str, Any]:
+        if p == n + 1:
+            return ("bar", who)
+        if p == 0:
+            return ("off", who)
+        return ("point", white_point(position, p))
+
+    return [one(step.start), one(step.end)]
+
+
+def rule_note(why: Explanation) -> str:
+    """The explanation in words, with the rule it rests on when there is one."""
+    if why.rule is None or why.rule.text in why.message:
+        return why.message
+    return f"{why.message} (Rule {why.rule.id}: \u201c{why.rule.text}\u201d)"
+
+
+# -- the state of an exercise ------------------------------------------------------------------
+def _position(ex: Exercise) -> Position:
+    try:
+        return Position.from_string(ex.position)
+    except BackgammonError as e:
+        raise LessonError(f"exercise {ex.id!r}: bad position {ex.position!r}: {e}") from None
+
+
+def _variant(ex: Exercise) -> Variant:
+    try:
+        return find_variant(ex.position)
+    except BackgammonError as e:
+        raise LessonError(f"exercise {ex.id!r}: an opening exercise names a variant, not {ex.position!r}: {e}") from None
+
+
+def build_game(ex: Exercise, *, roll: bool = True) -> Game:
+    """A game at the exercise's state: the position, the actions ``before``, then the dice (unless
+    ``roll`` is false: the state just before the roll)."""
+    game = Game(_variant(ex)) if ex.opening else Game(position=_position(ex))
+    try:
+        for action in ex.before:
+            game.apply(action)
+        if roll and ex.dice is not None:
+            game.apply(ex.dice)
+    except BackgammonError as e:
+        raise LessonError(f"exercise {ex.id!r}: its set-up cannot be played: {e}") from None
+    return game
+
+
+def proposal_steps(ex: Exercise, pos: Position) -> list[tuple[str, int, int]]:
+    """The steps of ``ex.proposal`` as ``(text, start, end)`` in the mover's numbering."""
+    from ..moves import parse_steps
+
+    n = pos.variant.points
+    try:
+        segs = parse_steps(ex.proposal, n)
+    except BackgammonError as e:
+        raise LessonError(f"exercise {ex.id!r}: bad proposal {ex.proposal!r}: {e}") from None
+    return [(Step(a, b, max(a - b, 1)).text(n), a, b) for a, b in segs]
+
+
+def _pick(ex: Exercise, options: list[Any], k: int) -> list[Any]:
+    """A deterministic order of ``options`` that depends on the exercise's id (no randomness)."""
+    def key(x: Any) -> str:
+        return hashlib.sha256(f"{ex.id}|{x}".encode()).hexdigest()
+    return sorted(options, key=key)[:k]
+
+
+def _refusals(pos: Position, dice: Roll, done: list[Step]) -> list[Explanation]:
+    """The engine's explanations of every refused single step from here (distinct messages)."""
+    n = pos.variant.points
+    out: dict[str, Explanation] = {}
+    dice_set = sorted(set(dice.dice))
+    for start in range(n + 1, 0, -1):
+        for d in dice_set:
+            why = explain_step(pos, dice, done, Step(start, max(start - d, 0), d))
+            if not why.legal and why.code not in ("no_checker", "bad_point"):
+                out.setdefault(why.message, why)
+    return list(out.values())
+
+
+#: Reasons never offered as a choice: facts of the input, not rules of the game.
+_NOT_OFFERED = {"legal", "play_complete", "no_checker", "backwards", "no_such_die", "bad_point", "bad_step",
+                "ambiguous", "too_many_steps", "combined", "turn_lost"}
+
+
+def reason_phrase(code: str) -> str:
+    """The engine's short statement of the rule behind a reason code, as a sentence."""
+    text = REASONS.get(code, "")
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
+def _reason_codes(pos: Position) -> list[str]:
+    """The reason codes of rules this variant has (the reasons a learner picks among)."""
+    v = pos.variant
+    return [c for c in REASONS if c not in _NOT_OFFERED and v.rule(c) is not None]
+
+
+def _hits(play: Play) -> bool:
+    return any(s.hit for s in play.steps)
+
+
+def _target_ok(target: str, play: Play, start: Position) -> bool:
+    n = start.variant.points
+    if target in ("only", "any"):
+        return True
+    if target == "hit":
+        return _hits(play)
+    if target == "enter":
+        return play.position.count(start.turn, n + 1) == 0
+    if target == "bear_off":
+        return any(s.end == 0 for s in play.steps)
+    if target == "no_bear_off":
+        return not any(s.end == 0 for s in play.steps)
+    if target == "win":
+        return play.position.is_over
+    if target == "free_entry":
+        return start.count(start.turn, n + 1) > 0 and any(s.start != n + 1 for s in play.steps)
+    raise LessonError(f"unknown target {target!r}")  # pragma: no cover - checked in Exercise
+
+
+_TARGET_WORDS = {
+    "hit": "hits a blot", "enter": "enters every checker from the bar", "bear_off": "bears a checker off",
+    "win": "bears off the last checker", "no_bear_off": "bears nothing off",
+    "free_entry": "moves a checker on the board while one waits on the bar",
+}
+
+
+def target_words(target: str) -> str:
+    """The goal of a ``play`` target in words (``"hits a blot"``)."""
+    return _TARGET_WORDS.get(target, "is legal")
+
+
+@lru_cache(maxsize=512)
+def solve(ex: Exercise) -> Answer:
+    """The answer to ``ex``, computed by the engine. Raises :class:`LessonError` for an exercise
+    without an answer (see :func:`check_exercise`)."""
+    kind = ex.kind
+    if kind in ("lost",):
+        return _solve_lost(ex)
+    game = build_game(ex)
+    state = game.state
+    if kind == "name":
+        return _solve_name(ex, state)
+    if state.phase is not Phase.PLAY:
+        raise LessonError(f"exercise {ex.id!r}: the roll leaves nothing to play "
+                          f"({'; '.join(game.messages) or state.hint()}); use kind 'lost'")
+    assert state.plays is not None and state.roll is not None
+    return {"play": _solve_play, "spot": _solve_spot, "count": _solve_count, "moves": _solve_moves,
+            "bearoff": _solve_bearoff, "land": _solve_land}[kind](ex, state)
+
+
+def _solve_play(ex: Exercise, state: TurnState) -> Answer:
+    plays = state.plays
+    assert plays is not None
+    pos = state.position
+    n = pos.variant.points
+    good = [p for p in plays if _target_ok(ex.target, p, pos)]
+    if ex.target == "only" and len(plays) != 1:
+        raise LessonError(f"exercise {ex.id!r}: 'the only legal play' but there are {len(plays)}: "
+                          + ", ".join(map(str, list(plays)[:6])))
+    if not good:
+        raise LessonError(f"exercise {ex.id!r}: no legal play {target_words(ex.target)}")
+    first = good[0]
+    step = first.steps[0]
+    if step.start == n + 1:
+        where = "the bar"
+    else:
+        where = f"point {step.start}"
+    hint = f"Start with the checker on {where}: it can go to {'off' if step.end == 0 else step.end}."
+    sol = str(first) if len(good) == 1 else f"{first} (or {len(good) - 1} other play{'s' if len(good) > 2 else ''})"
+    return Answer(frozenset(p.position for p in good), sol, hint, plays=tuple(good))
+
+
+def _solve_spot(ex: Exercise, state: TurnState) -> Answer:
+    pos = state.position
+    roll = state.roll
+    assert roll is not None
+    steps = proposal_steps(ex, pos)
+    done: list[Step] = []
+    for i, (text, a, b) in enumerate(steps):
+        options = [s for s in legal_steps(pos, roll, done) if (s.start, s.end) == (a, b)]
+        if options:
+            done.append(sorted(options, key=lambda s: s.die)[0])
+            continue
+        why = explain_step(pos, roll, done, (a, b))
+        if why.legal:  # pragma: no cover - legal_steps and explain_step agree
+            raise LessonError(f"exercise {ex.id!r}: engine disagreement on {text}")
+        right = reason_phrase(why.code)
+        pool = [reason_phrase(c) for c in _reason_codes(pos) if c != why.code]
+        if not right or len(pool) < 2:
+            raise LessonError(f"exercise {ex.id!r}: no reasons to pick from beside {why.message!r}")
+        order = _pick(ex, _pick(ex, pool, 2) + [right], 3)
+        return Answer(frozenset({i}), f"{text}: {why.message}",
+                      f"Replay the steps one by one in your head; the dice are {roll}.",
+                      reason=rule_note(why), choices=tuple(range(len(steps))),
+                      labels=tuple(t for t, _, _ in steps), reasons=tuple(order),
+                      reason_index=order.index(right), steps=tuple(done))
+    raise LessonError(f"exercise {ex.id!r}: every step of {ex.proposal!r} is legal")
+
+
+def _solve_lost(ex: Exercise) -> Answer:
+    game = build_game(ex, roll=False)
+    before = game.state
+    if before.phase is not Phase.ROLL or ex.dice is None:
+        raise LessonError(f"exercise {ex.id!r}: a 'lost' question needs a state where dice are rolled")
+    roll = Roll.parse(ex.dice)
+    after, events = advance(before, RollDice(roll))
+    lost = [e for e in events if isinstance(e, TurnLost)]
+    if not lost:
+        assert after.plays is not None
+        n = len(after.plays)
+        reason = f"No: {n} legal play{'s' if n != 1 else ''}, for example {after.plays[0]}."
+        return Answer(frozenset({False}), "No", "Try each die in the order the rules ask for.",
+                      reason=reason, choices=(True, False), labels=("Yes", "No"))
+    ev = lost[0]
+    texts: set[str] = set()
+    if before.variant.low_die_first and not roll.is_double:
+        # The reasons a lost turn can have with this roll, in the engine's words; the one that
+        # applies is the event's. ("No legal move" is left out: it is true of every lost turn.)
+        texts = {TurnLost(ev.player, roll, r, roll.low, ev.rerolls_lost).text
+                 for r in ("lower_die_cannot_enter", "lower_die_blocked", "cannot_enter")}
+        texts.add(DiceLost(ev.player, roll, 1, 2, "high_after_low", roll.high).text)
+        on_bar = before.position.count(before.player, before.variant.points + 1) > 0
+        texts.discard(TurnLost(ev.player, roll, "lower_die_blocked" if on_bar else "lower_die_cannot_enter",
+                               roll.low, ev.rerolls_lost).text)
+    texts.discard(ev.text)
+    explanation = ev.text
+    # the engine's reason for one refused step of the lower (or first) die, when it has one
+    pos = before.position
+    n = pos.variant.points
+    for start in range(n + 1, 0, -1):
+        if pos.count(pos.turn, start):
+            why = explain_step(pos, roll, [], Step(start, max(start - roll.low, 0), roll.low))
+            if not why.legal and why.code not in ("turn_lost", "lower_die_first"):
+                explanation = f"{ev.text} {Step(start, max(start - roll.low, 0), roll.low).text(n)}: {why.message}"
+                break
+    order = _pick(ex, _pick(ex, sorted(texts), 2) + [ev.text], 3) if texts else []
+    return Answer(frozenset({True}), "Yes", f"Which die must be played first with {roll}?",
+                  reason=explanation, choices=(True, False), labels=("Yes", "No"),
+                  reasons=tuple(order), reason_index=order.index(ev.text) if order else -1)
+
+
+def _window(ex: Exercise, answer: int, low: int = 0, high: int | None = None, width: int = 6) -> tuple[int, ...]:
+    shift = int(hashlib.sha256(ex.id.encode()).hexdigest(), 16) % (width - 1)
+    start = max(low, answer - shift)
+    if high is not None:
+        start = max(low, min(start, high - width + 1))
+    return tuple(x for x in range(start, start + width) if high is None or x <= high)
+
+
+def _solve_count(ex: Exercise, state: TurnState) -> Answer:
+    plays = state.plays
+    assert plays is not None
+    n = len(plays)
+    choices = _window(ex, n, low=1)
+    shown = ", ".join(map(str, list(plays)[:8])) + (" ..." if n > 8 else "")
+    return Answer(frozenset({n}), str(n), "Count plays by where the checkers end up, not by the order of the steps.",
+                  reason=f"{n} legal play{'s' if n != 1 else ''}: {shown}.", choices=choices,
+                  labels=tuple(map(str, choices)), plays=tuple(plays))
+
+
+def _solve_moves(ex: Exercise, state: TurnState) -> Answer:
+    plays = state.plays
+    roll = state.roll
+    assert plays is not None and roll is not None
+    k = plays.length
+    total = 4 if roll.is_double else 2
+    choices = tuple(range(1, total + 1))
+    return Answer(frozenset({k}), str(k), f"Try to play the {roll} one move at a time; which points are open?",
+                  reason=f"{k} of the {total} moves can be played, for example {plays[0]}.", choices=choices,
+                  labels=tuple(map(str, choices)), plays=tuple(plays))
+
+
+def _solve_bearoff(ex: Exercise, state: TurnState) -> Answer:
+    plays = state.plays
+    roll = state.roll
+    assert plays is not None and roll is not None
+    pos = state.position
+    can = [p for p in plays if any(s.end == 0 for s in p.steps)]
+    if can:
+        reason = f"Yes, for example {can[0]}."
+    else:
+        reason = _bear_off_refusal(pos, roll, plays)
+        if not reason:
+            reason = f"No: no legal play of {roll} bears a checker off."
+    return Answer(frozenset({bool(can)}), "Yes" if can else "No",
+                  "Where are all your checkers? Which dice fit which points?", reason=reason,
+                  choices=(True, False), labels=("Yes", "No"), plays=tuple(can))
+
+
+def _bear_off_refusal(pos: Position, roll: Roll, plays: Any) -> str:
+    """The engine's reason why no checker bears off: a bear-off step tried at the start of the
+    turn and after the first step of each legal play, the first refusal that is about bearing off."""
+    n = pos.variant.points
+    prefixes: list[list[Step]] = [list(p.steps[:k]) for p in plays for k in range(len(p.steps), 0, -1)] + [[]]
+    fallback = ""
+    for done in prefixes:
+        here = apply_steps(pos, roll, done) if done else pos
+        left = sorted(set(roll.dice)) if not done else sorted(
+            {s.die for s in legal_steps(pos, roll, done)} or set(roll.dice))
+        for d in sorted(left, reverse=True):
+            for start in range(min(d, n), 0, -1):
+                if not here.count(pos.turn, start):
+                    continue
+                why = explain_step(pos, roll, done, Step(start, 0, d))
+                if why.legal:
+                    continue
+                after = f"After {' '.join(s.text(n) for s in done)}: " if done else ""
+                if why.code in ("bear_off_exact", "bear_off_higher", "not_home", "bar_not_empty", "bar_first"):
+                    return f"No. {after}{rule_note(why)}"
+                fallback = fallback or f"No. {after}{rule_note(why)}"
+    return fallback
+
+
+def _solve_land(ex: Exercise, state: TurnState) -> Answer:
+    roll = state.roll
+    assert roll is not None
+    pos = state.position
+    n = pos.variant.points
+    if ex.die not in roll.dice:
+        raise LessonError(f"exercise {ex.id!r}: die {ex.die} is not in the roll {roll}")
+    ends = sorted({s.end for s in legal_steps(pos, roll) if s.start == ex.start and s.die == ex.die})
+    if len(ends) != 1 or ends[0] == 0:
+        raise LessonError(f"exercise {ex.id!r}: the checker on {ex.start} with a {ex.die} has "
+                          f"{len(ends)} landing point(s) on the board, not one")
+    end = ends[0]
+    wp = white_point(pos, end)
+    name = "the bar" if ex.start == n + 1 else f"its point {ex.start}"
+    return Answer(frozenset({wp}), f"its point {end} (White's number {wp})",
+                  f"Count {ex.die} from {name} towards its exit, point 1.",
+                  reason=f"From {name} a {ex.die} goes to its point {end}.",
+                  steps=(Step(ex.start, end, ex.die),))
+
+
+def _solve_name(ex: Exercise, state: TurnState) -> Answer:
+    if state.phase is not Phase.NAME:
+        raise LessonError(f"exercise {ex.id!r}: a 'name' question needs the state after a Mexican "
+                          f"(the game is at: {state.hint()})")
+    pos = state.position
+    full = []
+    counts = {}
+    for k in range(1, 7):
+        c = legal_plays(pos, (k, k)).length
+        counts[k] = c
+        if c == 4:
+            full.append(k)
+    if not full:
+        raise LessonError(f"exercise {ex.id!r}: no doubles can be played in full here")
+    if len(full) == 6:
+        raise LessonError(f"exercise {ex.id!r}: every doubles can be played in full: nothing to find")
+    parts = ", ".join(f"{k}-{k}: {counts[k]} of 4" for k in range(1, 7))
+    return Answer(frozenset(full), ", ".join(f"{k}-{k}" for k in full),
+                  "Try each number four times in your head; which points are blocked?",
+                  reason=f"Moves each doubles can play: {parts}.", choices=tuple(range(1, 7)),
+                  labels=tuple(f"{k}-{k}" for k in range(1, 7)))
+
+
+def check_exercise(ex: Exercise) -> Answer:
+    """The answer to ``ex``; raises :class:`LessonError` if it has none, or an ambiguous one, or if
+    its trap (the wrong try the tests make) is in fact right."""
+    ans = solve(ex)
+    if ex.kind in ("spot", "land", "lost", "bearoff", "count", "moves") and len(ans.accepts) != 1:
+        raise LessonError(f"exercise {ex.id!r}: {len(ans.accepts)} answers where one is meant")
+    if ans.choices and not set(ans.accepts) <= set(ans.choices):
+        raise LessonError(f"exercise {ex.id!r}: the answer is not among the choices")
+    if ans.reasons and len(set(ans.reasons)) != len(ans.reasons):
+        raise LessonError(f"exercise {ex.id!r}: two reasons to pick from read the same")
+    if ex.kind != "play" and ex.trap is not None and ex.trap in ans.accepts:
+        raise LessonError(f"exercise {ex.id!r}: its trap {ex.trap!r} is a right answer")
+    return ans
