@@ -381,10 +381,14 @@ def test_M10_unused_die_must_move_inside_home():
 
 
 def test_M10_bear_off_or_move_player_chooses():
-    # 2-4 with checkers on 6 and 4: the 2 moves (6/4 or 4/2); then the 4 may bear off (4/off) or
-    # move (6/2): both plays are legal (interpretation).
+    # 1-4 with checkers on 6 and 4: the 1 first (6/5 or 4/3). After 6/5 the 4 may bear off (4/off)
+    # or move (5/1): the player chooses (interpretation). A "must bear off when it can" rule would
+    # refuse 6/5/1; a "must move when it can" rule would refuse 6/5 4/off.
     pos = "mexican/w/6,4/1x2"
-    assert ends(pos, (2, 4)) == ps("mexican/w/4/1x2", "mexican/w/2x2/1x2")
+    assert ends(pos, (4, 1)) == ps("mexican/w/5/1x2", "mexican/w/4,1/1x2", "mexican/w/3,2/1x2")
+    after = {st.text(24) for st in legal_steps(P(pos), (4, 1), ["6/5"])}
+    assert after == {"4/off", "5/1"}
+    assert code(pos, (4, 1), "5/1", ["6/5"]) == "legal" and code(pos, (4, 1), "4/off", ["6/5"]) == "legal"
 
 
 def test_M10_hit_checker_must_come_home_before_bearing_off():
