@@ -297,17 +297,34 @@ def test_numbers_follow_the_orientation() -> None:
     def labels(svg: str) -> list[str]:
         return [e.text or "" for e in parse(svg).iter(NS + "text")]
 
-    def bottom_right_number(svg: str) -> str:
-        nums = [e for e in parse(svg).iter(NS + "text") if (e.text or "").isdigit()]
+    def bottom_right_number(svg: str, who: str) -> str:
+        nums = [e for e in parse(svg).iter(NS + "text") if e.get("class") == "num" and e.get("data-player") == who]
         return max(nums, key=lambda e: (float(e.get("y")), float(e.get("x")))).text  # type: ignore[arg-type,return-value]
 
     pos = Position.start("standard")
-    # Each side sees its own point 1 at the bottom right.
-    assert bottom_right_number(board(pos)) == "1" == bottom_right_number(board(pos, orientation="black"))
+    # Each side sees its own point 1 at the bottom right (its row next to the points; the other
+    # side's numbering is written outside it).
+    assert bottom_right_number(board(pos), "white") == "1" == bottom_right_number(board(pos, orientation="black"), "black")
     assert sorted(labels(board(pos))) == sorted(labels(board(pos, orientation="black")))
     assert not any(t == "24" for t in labels(board(pos, numbers=False)))
     mini = labels(board(Position.start("minigam")))
     assert mini.count("1") >= 2 and mini.count("6") >= 2  # both numberings on the strip
+
+
+@pytest.mark.parametrize("variant", ["standard", "minigam"])
+@pytest.mark.parametrize("orientation", ["white", "black"])
+def test_both_numberings_the_movers_emphasised(variant: str, orientation: str) -> None:
+    """Every point is labelled in both numberings; the side to move's labels are bold, the
+    other's muted, whichever side the board is seen from."""
+    n = find_variant(variant).points
+    for turn in ("white", "black"):
+        pos = Position.start(variant, turn)
+        nums = [e for e in parse(board(pos, orientation=orientation)).iter(NS + "text") if e.get("class") == "num"]
+        assert len(nums) == 2 * n
+        for e in nums:
+            at, who = int(e.get("data-at", "0")), e.get("data-player")
+            assert e.text == str(at if who == "white" else n + 1 - at)
+            assert (e.get("data-mover") == "1") == (who == turn) == (e.get("font-weight") == "bold")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -616,11 +633,11 @@ def test_arrow_layer_skips_zero_length_and_replays_the_last_play() -> None:
     assert len(arrow(b, 0, 0, 100, 0, "#000", "#fff", "arrow", dashed=True)) == 3
     pos = Position.start("standard")
     places = Places(layout(24, "white", True), pos)
-    solid = arrows_layer(b, places, THEMES["light"], [("white", 24, 18)], last=False)
-    dashed = arrows_layer(b, places, THEMES["light"], [("white", 24, 18)], last=True)
+    solid = arrows_layer(b, places, THEMES["light"], [("white", 24, 18, 0)], last=False)
+    dashed = arrows_layer(b, places, THEMES["light"], [("white", 24, 18, 0)], last=True)
     assert [e.attribs.get("class") for e in solid] == ["casing", "arrow", "arrow"]
     assert [e.attribs.get("class") for e in dashed] == ["casing", "lastmove", "lastmove"]
-    assert solid[1].attribs["x1"] == dashed[1].attribs["x1"]  # both from White's 24
+    assert abs(float(solid[1].attribs["x1"]) - float(dashed[1].attribs["x1"])) < 1  # both from White's 24
     assert solid[1].attribs["y1"] != dashed[1].attribs["y1"]  # but from another checker's slot
 
 
@@ -633,7 +650,36 @@ def test_read_options_gives_plain_values() -> None:
     assert read_dice(v, (3, 5), None, None).in_play == (3, 5)
     assert read_points(7, 24, "targets") == (7,)
     assert read_points([5, 0, 5, 25], 24, "targets") == (0, 5, 25)
-    assert read_steps("bar/22 6/off", "black", 24, "arrows") == (("black", 25, 22), ("black", 6, 0))
+    assert read_steps("bar/22 6/off", "black", 24, "arrows") == (("black", 25, 22, 0), ("black", 6, 0, 0))
+    # Each Play or move text is a group (drawn in its own colour); steps given alone share one.
+    assert [g for *_x, g in read_steps(["24/18", (13, 11), (6, 5), "8/5 6/5"], "white", 24, "arrows")] \
+        == [0, 1, 1, 2, 2]
+
+
+def test_several_plays_each_in_a_colour_and_every_step_numbered() -> None:
+    start = Position.start("standard")
+    plays = [legal_plays(start, (3, 1)).find(t) for t in ("8/5 6/5", "24/21 6/5", "13/10 6/5")]
+    root = parse(board(start, arrows=plays))
+    heads = [e for e in root.iter(NS + "polygon") if e.get("class") == "arrow"]
+    assert len({e.get("fill") for e in heads}) == 3 and len(heads) == 6
+    labels = [e.text for e in root.iter(NS + "text") if e.get("class") == "arrow-label"]
+    assert labels == ["1", "2"] * 3
+    # The steps played so far this turn: solid numbered arrows beside the dashed last play.
+    after = legal_plays(start, (3, 1)).find("8/5 6/5")
+    now = after.position.with_turn("black")
+    step = legal_plays(now, (6, 5)).find("24/18 18/13").steps[0]
+    svg = board(now, lastmove=after, played=[step])
+    assert svg.count('class="played"') == 2 and svg.count('class="lastmove"') == 4
+
+
+def test_lost_dice_are_crossed_out_in_the_loser_half() -> None:
+    pos = Position.start("standard", "black")
+    root = parse(board(pos, lost_dice=[6, 6, 6, 6]))
+    lost = [e for e in root.iter(NS + "g") if e.get("class") == "lost-die"]
+    assert [e.get("data-value") for e in lost] == ["6"] * 4
+    assert any(e.text == "lost" for e in root.iter(NS + "text"))
+    with pytest.raises(DiceError, match="7"):
+        board(pos, lost_dice=[7])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -96,6 +96,8 @@ def board(
     highlight: int | Iterable[int] = (),
     arrows: Iterable[Any] = (),
     lastmove: Play | Iterable[Any] | None = None,
+    played: Play | Iterable[Any] = (),
+    lost_dice: Sequence[int] | None = None,
     show_pips: bool = True,
     names: Mapping[str, str | None] | None = None,
     caption: str | None = None,
@@ -124,6 +126,10 @@ def board(
         a Play carries its own mover).
     :param lastmove: the last play, a Play or steps; steps given without a Play are read in the
         numbering of the player *not* on turn (the one who just moved).
+    :param played: the steps the side to move has made so far this turn (the position already
+        shows them), in its numbering: drawn as solid numbered arrows, after ``lastmove``.
+    :param lost_dice: dice the player who just moved could not play (a turn ended early): drawn
+        crossed out in that player's half.
     :param show_pips: write both pip counts.
     :param names: ``{"white": ..., "black": ...}``; the players' names (escaped).
     :param caption: text under the board (escaped, wrapped).
@@ -136,7 +142,7 @@ def board(
         position, orientation=orientation, size=size, theme=theme, dice=dice, dice_left=dice_left,
         named_double=named_double, reroll_due=reroll_due, selected=selected, targets=targets,
         highlight=highlight, arrows=arrows, lastmove=lastmove, show_pips=show_pips, names=names,
-        caption=caption, id_prefix=id_prefix, numbers=numbers))
+        caption=caption, id_prefix=id_prefix, numbers=numbers, played=played, lost_dice=lost_dice))
 
 
 def render(spec: Spec) -> SvgBoard:
@@ -170,10 +176,11 @@ def render(spec: Spec) -> SvgBoard:
     dwg.add(b.group({"id": f"{prefix}-annotations", "pointer-events": "none"},
                     annotations_layer(b, places, th, mover, targets=spec.targets,
                                       selected=spec.selected, arrows=spec.arrows,
-                                      lastmove=spec.lastmove, counts=counts)))
-    dwg.add(b.group({"id": f"{prefix}-dice"}, dice_layer(b, lay, th, mover, spec.dice, spec.reroll_due)))
+                                      lastmove=spec.lastmove, counts=counts, played=spec.played)))
+    dwg.add(b.group({"id": f"{prefix}-dice"}, dice_layer(b, lay, th, mover, spec.dice, spec.reroll_due,
+                                                         spec.lost)))
     dwg.add(b.group({"id": f"{prefix}-info"},
                     info_layer(b, lay, th, position, spec.names, spec.show_pips, cap_lines)))
     text: str = dwg.tostring()
     marker = f'<g id="{prefix}-board" />'
-    return SvgBoard(text.replace(marker, f'<g id="{prefix}-board">{board_layer_xml(lay, th, spec.numbers)}</g>', 1))
+    return SvgBoard(text.replace(marker, f'<g id="{prefix}-board">{board_layer_xml(lay, th, spec.numbers, mover)}</g>', 1))

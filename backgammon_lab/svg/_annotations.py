@@ -97,6 +97,9 @@ def arrow(b: Builder, x0: float, y0: float, x1: float, y1: float, colour: str, c
     if dist < 4:
         return []
     ux, uy = dx / dist, dy / dist
+    gap = min(5.0, dist * 0.15)  # the tail starts a little off the centre: chained arrows never merge
+    x0, y0 = x0 + ux * gap, y0 + uy * gap
+    dist -= gap
     head = min(16.0, dist * 0.6)
     bx, by = x1 - ux * head, y1 - uy * head
     hw = 8.0
@@ -129,7 +132,7 @@ def _arrow_ends(places: Places, steps: Sequence[Arrow], after: bool
         return counts[k]
 
     segs = []
-    for player, a, e in (reversed(steps) if after else steps):
+    for player, a, e, _g in (reversed(steps) if after else steps):
         if after:
             ce = cnt(player, e)
             end = places.slot(player, e, max(ce - 1, 0), max(ce, 1))
@@ -151,23 +154,59 @@ def _arrow_ends(places: Places, steps: Sequence[Arrow], after: bool
     return segs
 
 
+#: Colours of the second, third, ... play drawn at once (the first takes the theme's arrow
+#: colour): Okabe-Ito colours, told apart with any colour vision.
+PLAY_COLOURS = ("#0072b2", "#009e73", "#e69f00", "#56b4e9", "#cc79a7")
+
+
+def step_label(b: Builder, x: float, y: float, k: int, colour: str, casing: str, cls: str) -> list[El]:
+    """The number ``k`` of a step (the order it is played in) in a small disc of its arrow's colour."""
+    return [b.el("circle", {"cx": fmt(x), "cy": fmt(y), "r": "7.5", "fill": colour, "stroke": casing,
+                            "stroke-width": "1.5", "class": f"{cls}-label"}),
+            b.el("text", {"x": fmt(x), "y": fmt(y + 3.6), "font-size": "10.5", "font-weight": "bold",
+                          "fill": casing, "text-anchor": "middle", "class": f"{cls}-label"}, str(k))]
+
+
 def arrows_layer(b: Builder, places: Places, th: Theme, steps: Sequence[Arrow], *,
-                 last: bool) -> list[El]:
-    """The arrows of ``steps``: solid for a play to show, dashed (``last``) for the last play."""
-    colour, cls = (th.lastmove, "lastmove") if last else (th.arrow, "arrow")
+                 last: bool, cls: str | None = None,
+                 ends: Sequence[tuple[tuple[float, float], tuple[float, float]]] | None = None) -> list[El]:
+    """The arrows of ``steps``: solid for a play to show, dashed (``last``) for the last play.
+
+    Each play (group) has its own colour; when more than one step is drawn, every arrow carries
+    the number of its step within its play, so no two steps read as one long move."""
+    base, cls = (th.lastmove, cls or "lastmove") if last else (th.arrow, cls or "arrow")
+    segs = ends if ends is not None else _arrow_ends(places, steps, last)
+    groups = sorted({g for *_rest, g in steps})
+    colours = {g: base if i == 0 or last else PLAY_COLOURS[(i - 1) % len(PLAY_COLOURS)]
+               for i, g in enumerate(groups)}
     out: list[El] = []
-    for (x0, y0), (x1, y1) in _arrow_ends(places, steps, last):
-        out.extend(arrow(b, x0, y0, x1, y1, colour, th.casing, cls, dashed=last))
-    return out
+    labels: list[El] = []
+    numbered: dict[int, int] = {}
+    for (_p, _a, _e, g), ((x0, y0), (x1, y1)) in zip(steps, segs, strict=True):
+        drawn = arrow(b, x0, y0, x1, y1, colours[g], th.casing, cls, dashed=last)
+        out.extend(drawn)
+        numbered[g] = numbered.get(g, 0) + 1
+        if drawn and len(steps) > 1:
+            labels.extend(step_label(b, x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3, numbered[g],
+                                     colours[g], th.casing, cls))
+    return out + labels
 
 
 def annotations_layer(b: Builder, places: Places, th: Theme, mover: Player, *,
                       targets: Sequence[int], selected: Sequence[int], arrows: Sequence[Arrow],
-                      lastmove: Sequence[Arrow], counts: Sequence[El]) -> list[El]:
+                      lastmove: Sequence[Arrow], counts: Sequence[El],
+                      played: Sequence[Arrow] = ()) -> list[El]:
     """Everything drawn over the checkers, in order: target rings, selection rings, the last
-    play, the arrows, and the stacks' counts on top."""
-    return [*target_rings(b, places, th, mover, targets),
-            *selection_rings(b, places, th, mover, selected),
-            *arrows_layer(b, places, th, lastmove, last=True),
-            *arrows_layer(b, places, th, arrows, last=False),
-            *counts]
+    play, the steps played so far this turn, the arrows, and the stacks' counts on top.
+
+    The last play and this turn's steps are both already shown by the position: they are
+    replayed backwards together (this turn's steps first), so each arrow starts at the checker
+    that moved."""
+    ends = _arrow_ends(places, (*lastmove, *played), True) if played else None
+    last_ends = ends[: len(lastmove)] if ends is not None else None
+    out = [*target_rings(b, places, th, mover, targets),
+           *selection_rings(b, places, th, mover, selected),
+           *arrows_layer(b, places, th, lastmove, last=True, ends=last_ends)]
+    if played and ends is not None:
+        out.extend(arrows_layer(b, places, th, played, last=False, cls="played", ends=ends[len(lastmove):]))
+    return [*out, *arrows_layer(b, places, th, arrows, last=False), *counts]

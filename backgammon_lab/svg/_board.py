@@ -8,7 +8,7 @@ from typing import Any
 
 import svgwrite  # type: ignore[import-untyped]
 
-from ..position import BLACK, WHITE
+from ..position import BLACK, WHITE, Player
 from ._geometry import Layout
 from ._theme import THEMES, Theme, checker_colours
 from ._xml import Builder, El, fmt, inner_xml, points_text
@@ -63,12 +63,26 @@ def _hit_areas(b: Builder, lay: Layout) -> list[El]:
     return out
 
 
-def board_elements(b: Builder, lay: Layout, th: Theme) -> list[El]:
+def _number(b: Builder, th: Theme, op: tuple[Any, ...], mover: Player) -> El:
+    """A point number in ``owner``'s numbering: bold for the side to move, small and muted for
+    the other side (``data-player`` names the numbering, ``data-at`` White's point it labels)."""
+    _, x, y, text, owner, white_point, size = op
+    attrs = {"x": fmt(x), "y": fmt(y), "text-anchor": "middle", "class": "num", "data-player": owner,
+             "data-at": str(white_point)}
+    if owner == mover:
+        attrs.update({"font-size": str(size), "font-weight": "bold", "fill": th.text, "data-mover": "1"})
+    else:
+        attrs.update({"font-size": str(size - 2), "fill": th.muted})
+    return b.el("text", attrs, text)
+
+
+def board_elements(b: Builder, lay: Layout, th: Theme, mover: Player = WHITE) -> list[El]:
     """The unchanging board, drawn from the layout's primitive operations, hit areas last (so that
-    they lie above the drawing and catch clicks on empty points)."""
+    they lie above the drawing and catch clicks on empty points). Both numberings are written,
+    the ``mover``'s emphasised."""
     out: list[El] = []
     colour = {"frame": th.frame, "felt": th.felt, "tray": th.tray, "point_a": th.point_a,
-              "point_b": th.point_b, "text": th.text, "muted": th.muted}
+              "point_b": th.point_b, "text": th.text, "muted": th.muted, "on_frame": th.white_fill}
     for op in lay.static:
         kind = op[0]
         if kind == "rect":
@@ -84,6 +98,13 @@ def board_elements(b: Builder, lay: Layout, th: Theme) -> list[El]:
             _, x, y, text, c, size = op
             out.append(b.el("text", {"x": fmt(x), "y": fmt(y), "font-size": str(size),
                                      "fill": colour[c], "text-anchor": "middle"}, text))
+        elif kind == "num":
+            out.append(_number(b, th, op, mover))
+        elif kind == "numkey":
+            _, x, y, who = op
+            fill, stroke = checker_colours(th, who)[:2]
+            out.append(b.el("circle", {"cx": fmt(x), "cy": fmt(y), "r": "4.5", "fill": fill, "stroke": stroke,
+                                       "stroke-width": "1", "class": "numkey", "data-player": who}))
         elif kind == "route":
             out.extend(_route(b, th, op))
         elif kind == "dir":
@@ -92,16 +113,16 @@ def board_elements(b: Builder, lay: Layout, th: Theme) -> list[El]:
     return out
 
 
-STATIC_CACHE: dict[tuple[int, str, bool, str], str] = {}
+STATIC_CACHE: dict[tuple[int, str, bool, str, str], str] = {}
 
 
-def board_layer_xml(lay: Layout, th: Theme, numbers: bool) -> str:
+def board_layer_xml(lay: Layout, th: Theme, numbers: bool, mover: Player = WHITE) -> str:
     """The board layer's XML (the inside of its ``<g>``), cached."""
-    key = (lay.n, lay.viewer, numbers, th.name if THEMES.get(th.name) is th else repr(th))
+    key = (lay.n, lay.viewer, numbers, th.name if THEMES.get(th.name) is th else repr(th), mover)
     xml = STATIC_CACHE.get(key)
     if xml is None:
         b = Builder(svgwrite.Drawing(debug=False))
-        xml = inner_xml(b, board_elements(b, lay, th))
+        xml = inner_xml(b, board_elements(b, lay, th, mover))
         if len(STATIC_CACHE) > 64:
             STATIC_CACHE.clear()
         STATIC_CACHE[key] = xml

@@ -4,7 +4,7 @@ before named doubles, and the "roll again" badge. It draws what the caller says 
 
 from __future__ import annotations
 
-from ..position import Player
+from ..position import Player, other
 from ._geometry import Layout
 from ._options import DiceView
 from ._theme import Theme, checker_colours
@@ -108,10 +108,39 @@ def _grid(b: Builder, lay: Layout, th: Theme, mover: Player, dv: DiceView, s: fl
     return out
 
 
-def dice_layer(b: Builder, lay: Layout, th: Theme, mover: Player, dv: DiceView,
-               reroll_due: bool) -> list[El]:
-    """The dice of ``dv`` in the mover's area, then the badge if a re-roll is due."""
+def lost_dice(b: Builder, lay: Layout, th: Theme, who: Player, lost: tuple[int, ...]) -> list[El]:
+    """Dice ``who`` could not play, dimmed and crossed out in its dice area, with the word "lost"."""
+    box = lay.dice[who][0]
+    s, gap = 26.0, 5.0
     out: list[El] = []
+    if lay.dice[who][1] == "row":
+        total = len(lost) * (s + gap) + 30
+        x, y = box.x + (box.w - total) / 2, box.y + (box.h - s) / 2
+        spots = [(x + i * (s + gap), y) for i in range(len(lost))]
+        tx, ty, anchor = x + len(lost) * (s + gap) + 2, y + s / 2 + 4, "start"
+    else:
+        x0 = box.x + (box.w - (2 * s + gap)) / 2
+        spots = [(x0 + (i % 2) * (s + gap), box.y + 4 + (i // 2) * (s + gap)) for i in range(len(lost))]
+        tx, ty, anchor = box.x + box.w / 2, box.y + 4 + ((len(lost) + 1) // 2) * (s + gap) + 10, "middle"
+    for (x, y), v in zip(spots, lost, strict=True):
+        g = die(b, x, y, s, v, th, who, {"class": "lost-die"}, True, False)
+        for x1, y1, x2, y2 in ((x + 3, y + 3, x + s - 3, y + s - 3), (x + s - 3, y + 3, x + 3, y + s - 3)):
+            g.elements.append(b.el("line", {"x1": fmt(x1), "y1": fmt(y1), "x2": fmt(x2), "y2": fmt(y2),
+                                            "stroke": th.select, "stroke-width": "3",
+                                            "stroke-linecap": "round"}))
+        out.append(g)
+    out.append(b.el("text", {"x": fmt(tx), "y": fmt(ty), "font-size": "12", "font-weight": "bold",
+                             "fill": th.select, "text-anchor": anchor, "class": "lost"}, "lost"))
+    return out
+
+
+def dice_layer(b: Builder, lay: Layout, th: Theme, mover: Player, dv: DiceView,
+               reroll_due: bool, lost: tuple[int, ...] = ()) -> list[El]:
+    """The dice of ``dv`` in the mover's area, then the badge if a re-roll is due, and the dice
+    the other player just lost (``lost``) crossed out in its area."""
+    out: list[El] = []
+    if lost:
+        out.extend(lost_dice(b, lay, th, other(mover), lost))
     if dv.in_play:
         s = 30.0 if (len(dv.in_play) == 4 or dv.thrown) else 32.0
         draw = _row if lay.dice[mover][1] == "row" else _grid

@@ -96,7 +96,9 @@ def layout24(viewer: Player, numbers: bool) -> Layout:
     r = 16.0
     pitch = 2 * r + 1
     half = 170.0
-    info_h, num_h = 28.0, 20.0 if numbers else 6.0
+    # Two number rows on each side when numbers are written: the viewer's numbering next to the
+    # points, the other player's outside it (each row keyed by a checker of its player's colour).
+    info_h, num_h = 28.0, 34.0 if numbers else 6.0
     ops: list[tuple[Any, ...]] = []
     y_board = pad + info_h + num_h
     x_l = pad + frame
@@ -115,7 +117,7 @@ def layout24(viewer: Player, numbers: bool) -> Layout:
     ops.append(("rect", x_r, y_in, 6 * w, y_bot - y_in, "felt", 0))
     ops.append(("rect", x_tray, y_in, tray_w, half, "tray", 3))
     ops.append(("rect", x_tray, y_bot - half, tray_w, half, "tray", 3))
-    ops.append(("label", x_tray + tray_w / 2, y_mid + 4, "off", "muted", 10))
+    ops.append(("label", x_tray + tray_w / 2, y_mid + 4, "off", "on_frame", 11))
 
     points: dict[int, tuple[Box, dict[Player, Stack]]] = {}
     for p in range(1, 25):
@@ -135,15 +137,20 @@ def layout24(viewer: Player, numbers: bool) -> Layout:
             ops.append(("poly", ((x + 1, y_in), (x + w - 1, y_in), (cx, y_in + tip)), colour))
             box = Box(x, y_in, w, half)
             stack = Stack(cx, y_in, 1, half, pitch, r)
-            ny = y_board - num_h / 2 + 4
+            ny, ny_other = y_board - 6, y_board - 21
         else:
             ops.append(("poly", ((x + 1, y_bot), (x + w - 1, y_bot), (cx, y_bot - tip)), colour))
             box = Box(x, y_bot - half, w, half)
             stack = Stack(cx, y_bot, -1, half, pitch, r)
-            ny = y_bot + frame + num_h / 2 + 4
+            ny, ny_other = y_bot + frame + 14, y_bot + frame + 29
         if numbers:
-            ops.append(("label", cx, ny, str(v), "text", 12))
+            ops.append(("num", cx, ny, str(v), viewer, p, 12))
+            ops.append(("num", cx, ny_other, str(25 - v), top_player, p, 12))
         points[p] = (box, {WHITE: stack, BLACK: stack})
+    if numbers:  # which row is whose: a small checker at the start of each number row
+        for y_row, who in ((y_board - 10, viewer), (y_board - 25, top_player),
+                           (y_bot + frame + 10, viewer), (y_bot + frame + 25, top_player)):
+            ops.append(("numkey", pad + 7, y_row, who))
     bars = {
         viewer: (Box(x_bar, y_in, bar_w, half + gap / 2),
                  Stack(x_bar + bar_w / 2, y_mid - gap / 2, -1, half, pitch, r)),
@@ -216,8 +223,8 @@ def layout_strip(n: int, viewer: Player, numbers: bool) -> Layout:
                   top_player: Stack(cx, y_strip + 2, 1, col_h - 4, pitch, r)}
         points[p] = (Box(x, y_strip, w, col_h), stacks)
         if numbers:
-            ops.append(("label", cx, y_num_v, str(v), "text", 13))
-            ops.append(("label", cx, y_num_t, str(n + 1 - v), "text", 13))
+            ops.append(("num", cx, y_num_v, str(v), viewer, p, 13))
+            ops.append(("num", cx, y_num_t, str(n + 1 - v), top_player, p, 13))
     half = col_h / 2 - 1
     bars = {
         viewer: (Box(x_right, y_mid + 1, end_w, half),

@@ -10,9 +10,10 @@ from ._geometry import Layout
 from ._theme import Theme, checker_colours
 from ._xml import Builder, El, fmt
 
-#: Height of one caption line, and the space under the board before the first.
+#: Height of one caption line, and the room the caption adds beyond its lines (so that the
+#: descenders and underscores of the last line stay inside the picture).
 CAPTION_LINE = 17
-CAPTION_PAD = 8
+CAPTION_PAD = 14
 
 
 def caption_width(width: float) -> int:
@@ -22,9 +23,10 @@ def caption_width(width: float) -> int:
 
 def info_layer(b: Builder, lay: Layout, th: Theme, position: Position, names: Mapping[Player, str],
                show_pips: bool, caption_lines: Sequence[str]) -> list[El]:
-    """Names, turn marker and pips of both players, then the caption lines."""
+    """Names, turn marker and pips of both players, then the caption lines. A finished game
+    (every checker of a player borne off) has no side to move: no name is bold, no marker."""
     out: list[El] = []
-    mover = position.turn
+    mover = None if position.is_over else position.turn
     x_name, x_turn, x_pips = lay.info_x
     for who in (WHITE, BLACK):
         y = lay.info[who]

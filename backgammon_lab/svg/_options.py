@@ -27,8 +27,9 @@ MAX_SIZE = 100_000
 
 ID_OK = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
 
-#: A step to draw: the player whose numbering it uses, its start and its end.
-Arrow = tuple[Player, int, int]
+#: A step to draw: the player whose numbering it uses, its start, its end and its group (the
+#: play it belongs to: each Play or move text given is a group, steps given one by one share one).
+Arrow = tuple[Player, int, int, int]
 
 
 def quote(value: object, limit: int = 80) -> str:
@@ -122,8 +123,9 @@ def _parse_move_text(text: str, n: int, what: str) -> list[tuple[int, int]]:
 
 
 def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow, ...]:
-    """Arrows or a last play as ``(player, start, end)`` triples in that player's numbering;
-    ``player`` numbers the steps given without a Play."""
+    """Arrows or a last play as ``(player, start, end, group)`` in that player's numbering;
+    ``player`` numbers the steps given without a Play. Each Play or move text is a group of its
+    own; consecutive Steps or pairs share one."""
     if items is None:
         return ()
     if isinstance(items, (Play, Step, str)):
@@ -132,15 +134,19 @@ def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow,
         raise RenderError(f"{what}: expected Steps, Plays, move text or (start, end) pairs, "
                           f"not {quote(items)}")
     out: list[Arrow] = []
+    group, loose = -1, False  # loose: the current group holds steps given one by one
     for it in items:
-        if isinstance(it, Play):
-            out.extend((it.position.turn, s.start, s.end) for s in it.steps)
+        if isinstance(it, (Play, str)):
+            group, loose = group + 1, False
+            if isinstance(it, Play):
+                out.extend((it.position.turn, s.start, s.end, group) for s in it.steps)
+            else:
+                out.extend((player, a, b, group) for a, b in _parse_move_text(it, n, what))
             continue
+        if not loose:
+            group, loose = group + 1, True
         if isinstance(it, Step):
-            out.append((player, it.start, it.end))
-            continue
-        if isinstance(it, str):
-            out.extend((player, a, b) for a, b in _parse_move_text(it, n, what))
+            out.append((player, it.start, it.end, group))
             continue
         try:
             a, b = it[0], it[1]  # type: ignore[index]
@@ -149,8 +155,8 @@ def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow,
                               "(start, end) pair") from None
         if not is_int(a) or not is_int(b):
             raise RenderError(f"{what}: {quote(it)} must hold integer points")
-        out.append((player, a, b))
-    for _who, a, b in out:
+        out.append((player, a, b, group))
+    for _who, a, b, _g in out:
         if not (1 <= a <= n + 1 and 0 <= b <= n):
             raise RenderError(f"{what}: step {a}/{b} is not on a {n}-point board "
                               f"(starts 1..{n + 1} with {n + 1} = bar, ends {n}..0 with 0 = off)")
@@ -244,6 +250,18 @@ def read_dice(variant: Variant, dice: object, dice_left: object, named_double: o
                     f"dice {roll} then named {named}")
 
 
+def read_lost(lost: object) -> tuple[int, ...]:
+    """Dice the player who just moved could not play: up to four die numbers 1..6."""
+    if lost is None:
+        return ()
+    if isinstance(lost, (str, bytes)) or not isinstance(lost, Iterable):
+        raise DiceError(f"lost_dice must be a list of die numbers, not {quote(lost)}")
+    out = tuple(lost)
+    if len(out) > 4 or not all(is_int(d) and 1 <= d <= 6 for d in out):
+        raise DiceError(f"lost_dice must be at most four die numbers 1-6, not {quote(lost)}")
+    return out
+
+
 @dataclass(frozen=True)
 class Spec:
     """Every option of one picture, read and checked: the input of the layers."""
@@ -259,6 +277,8 @@ class Spec:
     highlight: tuple[int, ...]
     arrows: tuple[Arrow, ...]
     lastmove: tuple[Arrow, ...]
+    played: tuple[Arrow, ...]
+    lost: tuple[int, ...]
     show_pips: bool
     names: dict[Player, str]
     caption: str
@@ -271,7 +291,7 @@ class Spec:
         key = repr((self.position.to_string(), self.orientation, self.size, self.theme, d.thrown,
                     d.in_play, d.used, d.named, self.reroll_due, self.selected, self.targets,
                     self.highlight, self.arrows, self.lastmove, self.show_pips, self.names,
-                    self.caption, self.numbers))
+                    self.caption, self.numbers, self.played, self.lost))
         return "bg-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:10]
 
 
@@ -279,7 +299,7 @@ def read_options(position: object, *, orientation: object, size: object, theme: 
                  dice: object, dice_left: object, named_double: object, reroll_due: object,
                  selected: object, targets: object, highlight: object, arrows: object,
                  lastmove: object, show_pips: object, names: object, caption: object,
-                 id_prefix: object, numbers: object) -> Spec:
+                 id_prefix: object, numbers: object, played: object = (), lost_dice: object = None) -> Spec:
     """Read the keyword options of :func:`~backgammon_lab.svg.board` (see there) into a Spec."""
     if not isinstance(position, Position):
         raise RenderError(f"board() draws a Position, not {quote(position)}")
@@ -294,8 +314,10 @@ def read_options(position: object, *, orientation: object, size: object, theme: 
     hil = read_points(highlight, n, "highlight")
     arr = read_steps(arrows, mover, n, "arrows")
     last = read_steps(lastmove, player_of(lastmove, other(mover)), n, "lastmove")
+    done = read_steps(played, mover, n, "played")
+    lost = read_lost(lost_dice)
     nm = read_names(names, layout(n, viewer, bool(numbers)).name_chars)
     cap = clean(caption) if caption is not None else ""
     prefix = read_id_prefix(id_prefix)
-    return Spec(position, viewer, width, th, dv, bool(reroll_due), sel, tgt, hil, arr, last,
-                bool(show_pips), nm, cap, prefix, bool(numbers))
+    return Spec(position, viewer, width, th, dv, bool(reroll_due), sel, tgt, hil, arr, last, done,
+                lost, bool(show_pips), nm, cap, prefix, bool(numbers))
