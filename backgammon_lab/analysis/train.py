@@ -114,6 +114,7 @@ class Trainer:
         self._eb1 = np.zeros((k, h))
         self._ew2 = np.zeros((k, k, h))
         self._eb2 = np.zeros((k, k))
+        self._scale = 1.0  # the eligibility trace of w1 is self._scale * self._ew1
         self._prev: np.ndarray | None = None
         self._cache: tuple[tuple[int, ...], int, np.ndarray, np.ndarray] | None = None
 
@@ -145,6 +146,7 @@ class Trainer:
     # -- TD(lambda) -----------------------------------------------------------------------------
     def _reset(self) -> None:
         self._ew1.fill(0.0)
+        self._scale = 1.0
         self._eb1.fill(0.0)
         self._ew2.fill(0.0)
         self._eb2.fill(0.0)
@@ -154,7 +156,7 @@ class Trainer:
     def _update(self, delta: np.ndarray) -> None:
         a = self.alpha
         net = self.net
-        net.w1 += (a * delta @ self._ew1.reshape(self._k, -1)).reshape(net.w1.shape)
+        net.w1 += ((a * self._scale) * delta @ self._ew1.reshape(self._k, -1)).reshape(net.w1.shape)
         net.b1 += a * (delta @ self._eb1)
         net.w2 += (a * delta @ self._ew2.reshape(self._k, -1)).reshape(net.w2.shape)
         net.b2 += a * (delta @ self._eb2)
@@ -186,8 +188,18 @@ class Trainer:
         sg2 = sign * g2[perm]
         g1f = g1 if white else g1[perm] * sign[:, None]
         lam = self.lam
-        self._ew1 *= lam
-        self._ew1 += g1f[:, :, None] * x[None, None, :]
+        # the big trace is kept as scale * E: decaying it is one multiplication, and adding the
+        # gradient touches only the inputs that are not zero
+        if lam == 0.0:
+            self._ew1.fill(0.0)
+            self._scale = 1.0
+        else:
+            self._scale *= lam
+            if self._scale < 1e-30:
+                self._ew1 *= self._scale
+                self._scale = 1.0
+        nz = np.flatnonzero(x)
+        self._ew1[:, :, nz] += g1f[:, :, None] * (x[nz] / self._scale)[None, None, :]
         self._eb1 *= lam
         self._eb1 += g1f
         self._ew2 *= lam
