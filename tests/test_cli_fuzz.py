@@ -157,22 +157,25 @@ def mutate_argv(rng: random.Random, argv: list[str]) -> list[str]:
             out[k], out[m] = out[m], out[k]
         else:  # an option (with a value from the pool) added at the end
             out += [rng.choice([t for t in TOKENS if t.startswith("-") and len(t) > 2]), rng.choice(TOKENS)]
-    if out and out[0] in ("value", "hint") and "--games" not in out:
-        out += ["--games", rng.choice(GAMES[:3])]
-    if out and out[0] == "solve" and _solves_big(out):
-        out += ["--checkers", "2"]  # a real solve stays small (8 checkers take minutes)
-    return out
+    return out + _keep_small(out)
 
 
-def _solves_big(argv: list[str]) -> bool:
+def _keep_small(argv: list[str]) -> list[str]:
+    """Options that keep a command line that parses quick to run: rollouts of a few games, solves
+    of small boards (8 checkers take minutes). Abbreviations (``--gam 99999``) and ``--games=N``
+    forms are caught too, since the command line is parsed as the program parses it."""
     from backgammon_lab.cli import build_parser
 
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         try:
             args = build_parser().parse_args(argv)
         except SystemExit:
-            return False
-    return bool(args.checkers > 3)
+            return []
+    if getattr(args, "games", 0) > 3:
+        return ["--games", "2"]
+    if getattr(args, "checkers", 0) > 3:
+        return ["--checkers", "2"]
+    return []
 
 
 def mutate_line(rng: random.Random, line: str) -> str:
@@ -267,9 +270,14 @@ def check_run(argv: list[str], result: Any, out: str, err: str) -> str | None:
         return f"exit status {result}"
     if "Traceback" in err:
         return "a traceback on stderr"
+    # what stderr says is the program's own lines (errors, notes) and progress bars, nothing else
+    said = [ln.split("\r")[-1] for ln in err.split("\n")]
+    stray = [ln for ln in said if ln.strip() and not ln.startswith("backgammon-lab")]
+    if stray:
+        return f"stray output on stderr: {stray[0][:200]!r}"
     if result != 0:
-        last = err.strip().splitlines()[-1:] or [""]
-        if not (last[0].startswith("backgammon-lab") and "error:" in last[0]):
+        last = [ln for ln in said if ln.strip()][-1:] or [""]
+        if "error:" not in last[0]:
             return f"exit {result} without an error line: {err[-300:]!r}"
     return None
 
