@@ -215,7 +215,11 @@ def test_mexican_opening_mexican_named_doubles_and_reroll() -> None:
     assert gw.game.phase == "roll" and gw.game.current_player == "black"
     rec = gw.game.record()["actions"]
     assert {"name": 3} in rec and {"choice": "keep"} in rec
-    assert "White names 3-3." in gw.record.value
+    # The record by turn: the Mexican, the named doubles and the re-rolls inside White's turn.
+    assert [ln.text for ln in gw.record_lines()] == [
+        "Opening: White 2, Black 1",
+        "1. White 2-1 (Mexican): 6/5 13/11; named 3-3: 13/10(2) 24/21(2); 4-4: 13/9/5(2); 6-5: 21/16 21/15"]
+    assert "named 3-3: 13/10(2) 24/21(2)" in gw.record.value
 
 
 def test_mexican_reroll_choice_and_kept_opening() -> None:
@@ -418,8 +422,12 @@ def test_custom_bot_and_clicks_during_the_bots_turn() -> None:
     # Go back into the bot's turn: clicks and buttons are refused with a message.
     gw.first_button.click()
     gw.forward_button.click()
-    assert gw.game.current_player == "black"
+    assert gw.game.current_player == "black" and gw.viewing
     before = snapshot(gw)
+    click(gw.board, "point", 12)  # an earlier point is read-only until "Play from here"
+    assert snapshot(gw) == before and "Play from here" in gw.board.message
+    gw.branch_button.click()
+    assert not gw.viewing and gw.game.can_redo
     click(gw.board, "point", 12)
     assert snapshot(gw) == before and "bot" in gw.board.message
     gw.keep_button.click()

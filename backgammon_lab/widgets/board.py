@@ -8,8 +8,11 @@
     Set by the browser on every click, e.g. ``{"kind": "point", "value": 13, "seq": 4}``:
     ``kind`` is ``"point"`` (``value``: White's point number 1..N), ``"bar"`` / ``"off"``
     (``value``: ``"white"`` or ``"black"``), ``"die"`` (``value``: the die's index, from 0) or
-    ``"background"`` (a click on nothing clickable). ``seq`` is a counter, so two identical clicks
-    in a row are still two changes of the trait. Anything else is ignored with a message.
+    ``"background"`` (a click on nothing clickable) or ``"key"`` (``value``: one of
+    :data:`KEYS`, a key pressed while the board has the keyboard focus). ``seq`` is a counter, so
+    two identical clicks in a row are still two changes of the trait. ``drag`` is true on the
+    click that ends a drag (the browser reports a drag from a checker to a point as a click on
+    each). Anything else is ignored with a message.
 ``message``
     One line of feedback shown under the board (a selection, a rule's explanation, a refusal).
 ``info``
@@ -18,7 +21,10 @@
 
 Attached to a :class:`~backgammon_lab.game.Game`, the board plays by clicks: click a checker (or
 the bar) to select it and see its legal destinations, click a destination to play that step, click
-anywhere else to clear the selection. Without a game it only shows a position and hands its clicks
+anywhere else to clear the selection. A checker can be dragged to its destination as well. Keys:
+``n`` shows the next legal step (the checker selected, an arrow to where it goes), Enter plays the
+step shown (or the selected checker's only one), Escape clears; ``u``/``r`` (undo, roll) go to
+the host (the game widget). Without a game it only shows a position and hands its clicks
 to the callbacks registered with :meth:`BoardWidget.on_click` (the position editor works so).
 """
 
@@ -37,7 +43,7 @@ from ..game import Game
 from ..position import WHITE, Player, Position, Step
 from ..rules import explain_step
 
-__all__ = ["BoardWidget", "normalize_click", "board_kwargs", "board_kwargs_for_game"]
+__all__ = ["BoardWidget", "normalize_click", "board_kwargs", "board_kwargs_for_game", "KEYS", "place_name"]
 
 _HERE = Path(__file__).parent
 
@@ -46,6 +52,11 @@ RENDER_OPTIONS = ("orientation", "size", "theme", "show_pips", "names", "caption
                   "numbers", "dice")
 
 ClickHandler = Callable[[dict[str, Any]], bool | None]
+
+#: The keys the browser reports (``{"kind": "key", "value": ...}``): ``next`` (show the next
+#: legal step), ``play`` (play the step shown), ``clear``, and the host's ``undo``, ``redo``
+#: and ``roll``.
+KEYS = ("next", "play", "clear", "undo", "redo", "roll")
 
 
 def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
@@ -61,6 +72,10 @@ def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
     shift = bool(raw.get("shift", False))
     if kind == "background":
         return {"kind": kind, "value": None, "shift": shift}, ""
+    if kind == "key":
+        if value not in KEYS:
+            return None, f"Ignored an unknown key {str(value)[:30]!r}; keys: {', '.join(KEYS)}."
+        return {"kind": kind, "value": value, "shift": shift}, ""
     if kind in ("point", "die"):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -68,11 +83,11 @@ def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
             return None, f"Ignored a {kind} click without a whole number: {str(value)[:30]!r}."
         if kind == "point" and not 1 <= value <= points:
             return None, f"There is no point {value} on a {points}-point board."
-        return {"kind": kind, "value": value, "shift": shift}, ""
+        return {"kind": kind, "value": value, "shift": shift, "drag": raw.get("drag") is True}, ""
     if kind in ("bar", "off"):
         if value not in ("white", "black"):
             return None, f"Ignored a {kind} click for {str(value)[:30]!r}: it names 'white' or 'black'."
-        return {"kind": kind, "value": value, "shift": shift}, ""
+        return {"kind": kind, "value": value, "shift": shift, "drag": raw.get("drag") is True}, ""
     return None, f"Ignored a click of unknown kind {str(kind)[:30]!r}."
 
 
@@ -81,10 +96,21 @@ def _mover_point(white_point: int, mover: Player, points: int) -> int:
     return white_point if mover == WHITE else points + 1 - white_point
 
 
+def place_name(point: int, mover: Player, points: int) -> str:
+    """A place in ``mover``'s numbering in words, naming whose numbering it is:
+    ``"Black's point 13"``, ``"the bar"``, ``"off"``. The board writes both numberings, the
+    mover's in bold, so the words agree with what is under the checker."""
+    if point == points + 1:
+        return "the bar"
+    if point == 0:
+        return "off"
+    return f"{mover.capitalize()}'s point {point}"
+
+
 def board_kwargs(state: TurnState) -> dict[str, Any]:
     """The state-dependent keyword arguments of :func:`backgammon_lab.svg.board` for a game at
     ``state``: read from the engine's state alone (dice shown, dice left, named doubles, the roll
-    again mark, the last play)."""
+    again mark, the last play, the steps played so far this turn, the dice a turn just lost)."""
     kw: dict[str, Any] = {"reroll_due": state.phase is Phase.ROLL and state.reroll}
     ph = state.phase
     roll = state.roll
@@ -96,10 +122,13 @@ def board_kwargs(state: TurnState) -> dict[str, Any]:
             kw["dice"] = roll.dice
         if ph is Phase.PLAY:
             kw["dice_left"] = list(state.dice_left)
-    if not state.steps:
-        lp = state.last_play
-        if lp is not None and lp.steps:
-            kw["lastmove"] = lp
+    lp = state.last_play
+    if lp is not None and lp.steps:
+        kw["lastmove"] = lp  # stays while the next player clicks its steps
+    if state.steps:
+        kw["played"] = list(state.steps)  # an arrow after each single step
+    if ph is Phase.ROLL and state.lost:
+        kw["lost_dice"] = list(state.lost)  # shown until the next roll
     return kw
 
 
@@ -145,6 +174,7 @@ class BoardWidget(anywidget.AnyWidget):
         self._move_handlers: list[Callable[[], None]] = []
         self._selected: int | None = None
         self._selected_at: int = -1
+        self._preview: Step | None = None  # the step the "next" key shows
         self._drawn: Any = None  # what the picture shows now (redraw skips an unchanged picture)
         #: Pictures rendered so far (a test counts one per click).
         self.renders = 0
@@ -229,6 +259,13 @@ class BoardWidget(anywidget.AnyWidget):
             return []
         return sorted({s.end for s in self._legal_steps() if s.start == sel}, reverse=True)
 
+    @property
+    def preview(self) -> Step | None:
+        """The legal step the ``next`` key shows (its checker selected, an arrow to its end), or None."""
+        if self.selected is None or self._preview is None or self._preview.start != self._selected:
+            return None
+        return self._preview
+
     def _legal_steps(self) -> list[Step]:
         assert self._game is not None
         return self._game.state.next_steps()
@@ -248,6 +285,7 @@ class BoardWidget(anywidget.AnyWidget):
         sel = self.selected
         targets = self.targets() if sel is not None else []
         state = self._game.state if self._game is not None else None
+        preview = self.preview
         if self._game is not None:
             assert state is not None
             kw.pop("dice", None)  # a game's board shows the game's dice
@@ -256,8 +294,11 @@ class BoardWidget(anywidget.AnyWidget):
             if sel is not None:
                 kw["selected"] = sel
                 kw["targets"] = targets
+            if preview is not None:
+                kw["arrows"] = [preview]
         kw.update(extra)
-        key = (pos, state, id(state), sel, tuple(targets), repr(sorted(kw.items(), key=lambda kv: kv[0])))
+        key = (pos, state, id(state), sel, tuple(targets), preview,
+               repr(sorted(kw.items(), key=lambda kv: kv[0])))
         if key == self._drawn and not extra:
             return
         picture = str(svgmod.board(pos, **kw))
@@ -299,6 +340,7 @@ class BoardWidget(anywidget.AnyWidget):
         """Forget the selected checker and redraw."""
         if self._selected is not None:
             self._selected = None
+            self._preview = None
             self.redraw()
 
     def _on_clicked(self, change: dict[str, Any]) -> None:
@@ -314,28 +356,79 @@ class BoardWidget(anywidget.AnyWidget):
                     if handler(click):
                         return
                 if self._game is not None:
-                    played = self._play_click(click)
+                    played = self._key(click["value"]) if click["kind"] == "key" else self._play_click(click)
+                elif click["kind"] == "key":
+                    self.message = "Keys play a game; this board only shows a position."
             if played:  # the board is sent first; then the host catches up (controls, bot)
-                for handler in list(self._move_handlers):
-                    handler()
+                for after in list(self._move_handlers):
+                    after()
         except Exception as e:  # noqa: BLE001 - a click must never raise in the kernel
             self.last_error = f"{type(e).__name__}: {e}"
             self.message = f"That click could not be handled ({type(e).__name__}: {e})."
+
+    def _key(self, key: str) -> bool:
+        """A key on a game's board: ``next`` shows the next legal step, ``play`` plays the step
+        shown (or the selected checker's only step), ``clear`` clears. True if a step was played."""
+        game = self._game
+        assert game is not None
+        if key in ("undo", "redo", "roll"):
+            self.message = f"The {key} key belongs to the game widget around this board."
+            return False
+        if key == "clear":
+            self._selected, self._preview = None, None
+            self.message = ""
+            self.redraw()
+            return False
+        if game.phase is not Phase.PLAY:
+            self.message = self._not_now(game)
+            return False
+        n = game.variant.points
+        mover = game.position.turn
+        steps = sorted(set(self._legal_steps()), key=lambda s: (-s.start, -s.end, s.die))
+        if key == "next":
+            cur = self.preview
+            i = steps.index(cur) + 1 if cur in steps else 0
+            step = steps[i % len(steps)]
+            self._selected, self._selected_at, self._preview = step.start, game.index, step
+            self.message = (f"Step {i % len(steps) + 1} of {len(steps)}: {step.text(n)} "
+                            f"({place_name(step.start, mover, n)} to {place_name(step.end, mover, n)}); "
+                            "Enter plays it, n shows the next.")
+            self.redraw()
+            return False
+        # play
+        step_ = self.preview
+        if step_ is None and self.selected is not None:
+            mine = [s for s in steps if s.start == self.selected]
+            if len({s.end for s in mine}) == 1:
+                step_ = min(mine, key=lambda s: s.die)
+        if step_ is None:
+            self.message = "Press n to show a legal step (or select a checker with one destination), then Enter."
+            return False
+        self._play(step_)
+        return True
+
+    def _not_now(self, game: Game) -> str:
+        """Why nothing on the board can be played now (a roll, a choice or naming is due, or the end)."""
+        ph = game.phase
+        return {
+            "opening": "Roll the dice first: each player rolls one die to decide who starts.",
+            "roll": f"{game.current_player.capitalize()} rolls first.",
+            "choice": "First choose: keep the opening dice or roll both again.",
+            "name": "First name the doubles to play.",
+            "over": f"The game is over: {str(game.winner).capitalize()} has won.",
+        }.get(ph, f"Nothing to click now (phase {ph}).")
 
     def _play_click(self, click: dict[str, Any]) -> bool:
         """Interpret a click on a game: select, play a step, clear, or explain. True if a step was played."""
         game = self._game
         assert game is not None
         ph = game.phase
+        self._preview = None
+        if click.get("drag") and self.selected is None:
+            return False  # a drag whose checker could not be selected: its reason stays shown
         if ph is not Phase.PLAY:
             self._selected = None
-            self.message = {
-                "opening": "Roll the dice first: each player rolls one die to decide who starts.",
-                "roll": f"{game.current_player.capitalize()} rolls first.",
-                "choice": "First choose: keep the opening dice or roll both again.",
-                "name": "First name the doubles to play.",
-                "over": f"The game is over: {str(game.winner).capitalize()} has won.",
-            }.get(ph, f"Nothing to click now (phase {ph}).")
+            self.message = self._not_now(game)
             return False
         pos = game.position
         mover = pos.turn
@@ -374,6 +467,8 @@ class BoardWidget(anywidget.AnyWidget):
                 self._play(chosen[0])
                 return True
             if target == sel:
+                if click.get("drag"):  # dropped where it was picked up: still selected
+                    return False
                 self._selected = None
                 self.message = ""
                 self.redraw()
@@ -397,7 +492,7 @@ class BoardWidget(anywidget.AnyWidget):
         assert game is not None
         n = game.variant.points
         game.step(step)
-        self._selected = None
+        self._selected, self._preview = None, None
         self.message = f"Played {step.text(n)}."
         self.redraw()
 

@@ -1,36 +1,63 @@
-"""The game widget: a whole game of any variant, played by clicks or from the list of legal plays.
+"""The game widget: a whole game of any variant, played by clicks, drags, keys or from the list of
+legal plays.
 
 ``backgammon_lab.play("mexican", seed=7)`` returns a :class:`GameWidget`. It holds a
 :class:`~backgammon_lab.game.Game` (``widget.game``) and shows:
 
 * a toolbar: the variant, the opponent (a human, the random bot, or any object with a
-  ``choose(game)`` method), New game, Undo and Redo;
-* the board (:class:`~backgammon_lab.widgets.board.BoardWidget`), played by clicking;
+  ``choose(game)`` method), New game, Undo and Redo, and "Play forced moves" (a roll with one
+  legal play is played at once);
+* the board (:class:`~backgammon_lab.widgets.board.BoardWidget`), played by clicking or dragging
+  checkers, or by keys when it has the focus (``u`` undo, ``r`` roll, ``n`` the next legal step,
+  Enter to play it);
 * the controls of the current decision: Roll (with a field for dice set by hand), the Mexican
   opening choice (keep or roll again), the six buttons naming doubles after a Mexican (each says
   whether those doubles can be played in full), and the legal plays as a list with a Play button;
-* what the rules did, in plain words; the game record as it grows; a slider and buttons to step
-  through the history.
+* what the rules did, in plain words; the game record by turn ("3. White 5-2: 24/22 13/8"), the
+  newest line in view and the shown point marked; a slider and buttons to step through the
+  history. Looking at an earlier point is read-only until "Play from here" is pressed (the later
+  actions are then replaced by what is played); Undo takes back and plays on at once.
+
+Every fact shown is read from the engine's state and events (:mod:`backgammon_lab.engine`); the
+widget only words them.
 """
 
 from __future__ import annotations
 
 import html
 import random
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import ipywidgets as w
 
 from ..analysis.bots import Bot, RandomBot
-from ..engine import Phase
+from ..engine import (
+    ChoiceOffered,
+    DiceKept,
+    DiceLost,
+    DiceRerolled,
+    DoublesNamed,
+    Event,
+    GameOver,
+    OpeningRolled,
+    Played,
+    Rolled,
+    StepPlayed,
+    TurnLost,
+    TurnPassed,
+    player_name,
+)
 from ..errors import BackgammonError
-from ..game import Game
-from ..position import BLACK, WHITE, Player, Position, Roll
+from ..game import Game, HistoryEntry
+from ..position import BLACK, WHITE, Player, Position, Roll, Step
 from ..rules import legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
 
-__all__ = ["GameWidget", "RandomBot", "Bot"]
+__all__ = ["GameWidget", "RandomBot", "Bot", "roll_text", "steps_text", "event_text", "record_lines",
+           "RecordLine"]
 
 
 def _variant_options() -> list[tuple[str, str]]:
@@ -43,7 +70,9 @@ def _variant_options() -> list[tuple[str, str]]:
 
 
 def _button(description: str, tooltip: str = "", width: str = "auto") -> w.Button:
-    return w.Button(description=description, tooltip=tooltip or description, layout=w.Layout(width=width))
+    # flex "0 0 auto": a button keeps its label's width when space is short (two games side by side)
+    return w.Button(description=description, tooltip=tooltip or description,
+                    layout=w.Layout(width=width, flex="0 0 auto" if width == "auto" else None))
 
 
 def _show(widget: w.Widget, visible: bool) -> None:
@@ -51,6 +80,151 @@ def _show(widget: w.Widget, visible: bool) -> None:
 
 
 _MAX_BOT_ACTIONS = 2000
+
+
+# -- words for the engine's facts ------------------------------------------------------------------
+def roll_text(roll: Roll) -> str:
+    """A roll as players write it: the higher die first (``5-2``), whatever order it was thrown in."""
+    return f"{roll.high}-{roll.low}"
+
+
+def steps_text(steps: Sequence[Step], points: int) -> str:
+    """The steps of a play in the order they were played: a checker that goes on is one chain
+    (``24/18/13``), the same chain repeated is counted (``13/10(2)``)."""
+    if not steps:
+        return "no move"
+    chains: list[list[Step]] = []
+    for st in steps:
+        for ch in reversed(chains):
+            if ch[-1].end == st.start and st.start != 0:
+                ch.append(st)
+                break
+        else:
+            chains.append([st])
+    texts: list[str] = []
+    for ch in chains:
+        first = ch[0].text(points).split("/")[0]
+        texts.append(first + "/" + "/".join(("off" if s.end == 0 else str(s.end)) + ("*" if s.hit else "")
+                                            for s in ch))
+    counts: dict[str, int] = {}
+    for t in texts:
+        counts[t] = counts.get(t, 0) + 1
+    return " ".join(t + (f"({counts[t]})" if counts[t] > 1 else "") for t in dict.fromkeys(texts))
+
+
+def event_text(ev: Event, points: int) -> str:
+    """An event in words, as the panel shows it: the engine's text, with rolls written higher die
+    first and plays in the order their steps were played. A Mexican is announced as it is rolled."""
+    who = player_name(ev.player)
+    if isinstance(ev, Played):
+        return f"{who} plays {steps_text(ev.play.steps, points)}."
+    if isinstance(ev, Rolled):
+        extra = " A Mexican! Play both dice (the lower first), then name any doubles." if ev.mexican else ""
+        return f"{who} rolls {roll_text(ev.roll)}.{extra}"
+    if isinstance(ev, DiceKept):
+        extra = (" A Mexican! Play both dice (the lower first), then name any doubles."
+                 if ev.roll.is_mexican else "")
+        return f"{who} keeps the opening dice {roll_text(ev.roll)}.{extra}"
+    if isinstance(ev, ChoiceOffered):
+        return f"{who} may keep {roll_text(ev.roll)} or roll both dice again."
+    roll = getattr(ev, "roll", None)
+    if isinstance(roll, Roll) and not roll.is_double:  # the engine writes the roll as thrown
+        return ev.text.replace(str(roll), roll_text(roll))
+    return ev.text
+
+
+_LOST = {"lower_die_cannot_enter": "the lower die cannot enter: turn lost",
+         "lower_die_blocked": "the lower die cannot be played: turn lost",
+         "cannot_enter": "no checker can enter: no move",
+         "no_move": "no legal move"}
+
+
+@dataclass
+class RecordLine:
+    """One line of the record: a turn (``number`` 1, 2, ...) or the opening (``number`` None).
+
+    ``first`` and ``last`` are the history points (``Game.index`` values) the line covers."""
+
+    number: int | None
+    player: Player
+    first: int
+    last: int
+    segments: list[list[str]] = field(default_factory=list)  # [label, text] per roll of the turn
+    pending: list[str] = field(default_factory=list)  # steps clicked, play not yet complete
+    open: bool = True
+
+    @property
+    def text(self) -> str:
+        """The line as players write it: ``3. White 5-2: 24/22 13/8``."""
+        if self.number is None:
+            return "; ".join(t for _l, t in self.segments)
+        parts = []
+        for i, (label, text) in enumerate(self.segments):
+            if i == len(self.segments) - 1 and self.pending and not text:
+                text = " ".join(self.pending) + " …"
+            parts.append(f"{label}: {text}" if text else label)
+        return f"{self.number}. {player_name(self.player)} " + "; ".join(parts)
+
+
+def record_lines(entries: Sequence[HistoryEntry], points: int, start: int = 1) -> list[RecordLine]:
+    """The record by turn, read from the events of ``entries`` (``entries[i]`` is history point
+    ``start + i``): one line per turn with its rolls, plays, named doubles and re-rolls, and an
+    opening line."""
+    lines: list[RecordLine] = []
+    turn: RecordLine | None = None
+    count = 0
+
+    def new_turn(player: Player, label: str, i: int) -> RecordLine:
+        nonlocal count
+        count += 1
+        t = RecordLine(count, player, i, i, [[label, ""]])
+        lines.append(t)
+        return t
+
+    for k, e in enumerate(entries):
+        i = start + k
+        if turn is not None and turn.open:
+            turn.last = i
+        for ev in e.events:
+            if isinstance(ev, OpeningRolled):
+                if ev.tie:
+                    lines.append(RecordLine(None, ev.player, i, i,
+                                            [["", f"Opening: both roll {ev.white}, again"]], open=False))
+                    continue
+                lines.append(RecordLine(None, ev.player, i, i,
+                                        [["", f"Opening: White {ev.white}, Black {ev.black}"]], open=False))
+                r = Roll(max(ev.white, ev.black), min(ev.white, ev.black))
+                turn = new_turn(ev.player, roll_text(r) + (" (Mexican)" if r.is_mexican and
+                                                           e.state.variant.mexican else ""), i)
+            elif isinstance(ev, DiceRerolled) and turn is not None:
+                turn.segments[-1][1] = "rolled again"
+            elif isinstance(ev, Rolled):
+                label = roll_text(ev.roll) + (" (Mexican)" if ev.mexican else "")
+                if turn is not None and turn.open and turn.player == ev.player:
+                    turn.segments.append([label, ""])
+                else:
+                    turn = new_turn(ev.player, label, i)
+            elif turn is None:
+                continue
+            elif isinstance(ev, StepPlayed):
+                turn.pending.append(ev.step.text(points))
+            elif isinstance(ev, Played):
+                turn.segments[-1][1] = steps_text(ev.play.steps, points)
+                turn.pending = []
+            elif isinstance(ev, DoublesNamed):
+                turn.segments.append([f"named {ev.number}-{ev.number}", ""])
+            elif isinstance(ev, TurnLost):
+                turn.segments[-1][1] = _LOST.get(ev.reason, "no move") + (", no re-roll" if ev.rerolls_lost else "")
+            elif isinstance(ev, DiceLost):
+                lost = ", ".join(map(str, e.state.lost))
+                turn.segments[-1][1] += f" ({lost} lost)" if lost else ""
+            elif isinstance(ev, GameOver):
+                kind = {2: ", a gammon", 3: ", a backgammon"}.get(ev.points, "")
+                turn.segments.append([f"wins {ev.points} point{'s' if ev.points > 1 else ''}{kind}", ""])
+                turn.open = False
+            elif isinstance(ev, TurnPassed):
+                turn.open = False
+    return lines
 
 
 class GameWidget(w.VBox):
@@ -64,13 +238,14 @@ class GameWidget(w.VBox):
 
     ``opponent`` is ``"human"`` (both sides at this screen), ``"random"`` (:class:`RandomBot`) or
     any object with a ``choose(game)`` method; it plays ``bot_player``. ``position`` and ``dice``
-    start from a given position instead of the opening. Board options (``orientation``, ``theme``,
-    ``size``, ``show_pips``, ``names``) go to the renderer.
+    start from a given position instead of the opening. ``auto_forced`` plays a roll that has
+    only one legal play at once (the "Play forced moves" box). Board options (``orientation``,
+    ``theme``, ``size``, ``show_pips``, ``names``) go to the renderer.
     """
 
     def __init__(self, variant: str = "mexican", seed: int | None = 0, *, opponent: Any = "human",
                  bot_player: Player = BLACK, position: Position | None = None, dice: Any = None,
-                 **board_options: Any) -> None:
+                 auto_forced: bool = False, **board_options: Any) -> None:
         super().__init__()
         if bot_player not in (WHITE, BLACK):
             raise ValueError(f"bot_player is 'white' or 'black', not {bot_player!r}")
@@ -81,6 +256,8 @@ class GameWidget(w.VBox):
         self._custom_bot: Any = None
         self._msg_from = 0
         self._busy = False
+        self._viewing = False  # looking at an earlier point: read-only until "Play from here"
+        self._len_before = 0
         self.game = Game(variant if position is None else position.variant, seed=seed, position=position,
                          dice=dice)
         board_options.setdefault("orientation", WHITE if bot_player == BLACK else BLACK)
@@ -89,33 +266,39 @@ class GameWidget(w.VBox):
         self.board.on_move(self._after_human_move)
 
         # toolbar
+        wide = {"description_width": "62px"}
         self.variant_choice = w.Dropdown(options=_variant_options(), value=self.game.variant.name,
-                                         description="Variant", layout=w.Layout(width="250px"))
+                                         description="Variant", style=wide,
+                                         layout=w.Layout(width="285px", flex="0 0 auto"))
         opp_options: list[tuple[str, str]] = [("Human", "human"), ("Random bot", "random")]
         if not isinstance(opponent, str):
             if not callable(getattr(opponent, "choose", None)):
                 raise TypeError(f"opponent must be 'human', 'random' or have a choose(game) method: {opponent!r}")
             self._custom_bot = opponent
-            opp_options.append((str(getattr(opponent, "name", type(opponent).__name__)), "custom"))
+            opp_options.append((_bot_label(opponent), "custom"))
             opponent = "custom"
         elif opponent not in ("human", "random"):
             raise ValueError(f"opponent is 'human', 'random' or a bot object, not {opponent!r}")
         self.opponent_choice = w.Dropdown(options=opp_options, value=opponent, description="Opponent",
-                                          layout=w.Layout(width="230px"))
+                                          style=wide, layout=w.Layout(width="250px", flex="0 0 auto"))
         self.new_button = _button("New game", "Start a new game of the chosen variant")
-        self.undo_button = _button("Undo", "Take back the last action (your last decision against a bot)")
+        self.undo_button = _button("Undo", "Take back the last action (your last decision against a bot); key u")
         self.redo_button = _button("Redo", "Replay an action taken back")
+        self.forced_check = w.Checkbox(value=bool(auto_forced), description="Play forced moves", indent=False,
+                                       tooltip="A roll with only one legal play is played at once",
+                                       layout=w.Layout(width="auto", flex="0 0 auto"))
         toolbar = w.HBox([self.variant_choice, self.opponent_choice, self.new_button, self.undo_button,
-                          self.redo_button], layout=w.Layout(flex_flow="row wrap"))
+                          self.redo_button, self.forced_check], layout=w.Layout(flex_flow="row wrap"))
 
         # decisions
         self.status = w.HTML()
-        self.roll_button = _button("Roll", "Roll the dice (seeded), or the dice typed beside")
-        self.dice_text = w.Text(value="", placeholder="dice by hand, e.g. 3-1", layout=w.Layout(width="170px"))
+        self.roll_button = _button("Roll", "Roll the dice (seeded), or the dice typed beside; key r")
+        self.dice_text = w.Text(value="", placeholder="dice by hand, e.g. 3-1",
+                                layout=w.Layout(width="170px", flex="0 0 auto"))
         self.roll_box = w.HBox([self.roll_button, self.dice_text])
         self.keep_button = _button("Keep", "Play the two opening dice")
         self.reroll_button = _button("Roll again", "Roll both dice again (Mexican opening choice)")
-        self.choice_box = w.HBox([self.keep_button, self.reroll_button])
+        self.choice_box = w.HBox([self.keep_button, self.reroll_button], layout=w.Layout(flex_flow="row wrap"))
         self.name_buttons = [_button(f"{k}-{k}") for k in range(1, 7)]
         self.name_box = w.VBox([w.HTML("<b>Name the doubles to play:</b>"),
                                 w.HBox(self.name_buttons, layout=w.Layout(flex_flow="row wrap"))])
@@ -123,9 +306,15 @@ class GameWidget(w.VBox):
         self.plays_list = w.Select(options=[], rows=8, layout=w.Layout(width="95%"))
         self.play_button = _button("Play", "Play the play chosen in the list", width="95%")
         self.plays_box = w.VBox([self.plays_hint, self.plays_list, self.play_button])
+        self.branch_note = w.HTML()
+        self.branch_button = _button("Play from here", "Play on from the point shown: what you play replaces "
+                                     "the later actions")
+        self.branch_box = w.VBox([self.branch_note, self.branch_button])
         self.messages = w.HTML()
-        side = w.VBox([self.status, self.roll_box, self.choice_box, self.name_box, self.plays_box,
-                       self.messages], layout=w.Layout(width="380px", padding="0 0 0 12px"))
+        side = w.VBox([self.status, self.branch_box, self.roll_box, self.choice_box, self.name_box,
+                       self.plays_box, self.messages],
+                      layout=w.Layout(width="380px", min_width="380px", padding="0 0 0 12px",
+                                      overflow="hidden"))
 
         # history and record
         self.history_slider = w.IntSlider(value=0, min=0, max=0, description="Move",
@@ -135,10 +324,11 @@ class GameWidget(w.VBox):
         self.forward_button = _button("▶", "One action forward")
         self.last_button = _button("End", "Go to the latest action")
         history = w.HBox([self.first_button, self.back_button, self.history_slider, self.forward_button,
-                          self.last_button])
+                          self.last_button], layout=w.Layout(flex_flow="row wrap"))
         self.record = w.HTML()
 
-        self.children = [toolbar, w.HBox([self.board, side], layout=w.Layout(flex_flow="row wrap")),
+        self.children = [toolbar, w.HBox([self.board, side], layout=w.Layout(flex_flow="row wrap",
+                                                                               align_items="flex-start")),
                          history, self.record]
 
         self.new_button.on_click(lambda _b: self.new_game())
@@ -150,6 +340,7 @@ class GameWidget(w.VBox):
         for k, b in enumerate(self.name_buttons, 1):
             b.on_click(lambda _b, k=k: self._act(lambda: self.game.name_doubles(k)))
         self.play_button.on_click(lambda _b: self._play_selected())
+        self.branch_button.on_click(lambda _b: self.play_from_here())
         self.first_button.on_click(lambda _b: self._goto(0))
         self.back_button.on_click(lambda _b: self._goto(self.game.index - 1))
         self.forward_button.on_click(lambda _b: self._goto(self.game.index + 1))
@@ -157,10 +348,35 @@ class GameWidget(w.VBox):
         self.history_slider.observe(self._on_slider, names="value")
         self.variant_choice.observe(lambda _c: self.new_game(), names="value")
         self.opponent_choice.observe(self._on_opponent, names="value")
+        self.forced_check.observe(self._on_forced, names="value")
         self._set_opponent(opponent)
         self._msg_from = 0
         self._run_bot()
         self.refresh()
+
+    # -- options -------------------------------------------------------------------------------
+    @property
+    def auto_forced(self) -> bool:
+        """True when a roll with one legal play is played at once ("Play forced moves")."""
+        return bool(self.forced_check.value)
+
+    @auto_forced.setter
+    def auto_forced(self, value: bool) -> None:
+        self.forced_check.value = bool(value)
+
+    def _on_forced(self, change: dict[str, Any]) -> None:
+        if change["new"] and not self._viewing:
+            start = self.game.index
+            if self._play_forced():
+                self._run_bot()
+                self._msg_from = start
+            self.refresh()
+
+    @property
+    def viewing(self) -> bool:
+        """True while an earlier point of the game is shown read-only (after Start, ◀, ▶ or the
+        slider); :meth:`play_from_here` or End leaves it."""
+        return self._viewing and self.game.can_redo
 
     # -- opponent ------------------------------------------------------------------------------
     def _set_opponent(self, value: str) -> None:
@@ -174,7 +390,8 @@ class GameWidget(w.VBox):
     def _on_opponent(self, change: dict[str, Any]) -> None:
         self._set_opponent(change["new"])
         start = self.game.index
-        self._run_bot()
+        if not self.viewing:
+            self._run_bot()
         self._msg_from = start if self.game.index != start else self._msg_from
         self.refresh()
 
@@ -188,9 +405,12 @@ class GameWidget(w.VBox):
         return self.bot is not None and g.phase not in ("over", "opening") and g.current_player == self.bot_player
 
     def _run_bot(self) -> None:
-        """Let the bot act (roll and decide) until it is the human's turn or the game ends."""
+        """Let the bot act (roll and decide) until it is the human's turn or the game ends; forced
+        plays of the human are played on the way when "Play forced moves" is on."""
         g = self.game
         for _ in range(_MAX_BOT_ACTIONS):
+            if self._play_forced():
+                continue
             if not self._bot_to_act():
                 return
             try:
@@ -203,6 +423,22 @@ class GameWidget(w.VBox):
                 return
         self.board.message = f"The bot took more than {_MAX_BOT_ACTIONS} actions; it was stopped."
 
+    def _play_forced(self) -> bool:
+        """With "Play forced moves" on, play the human's only legal play (or the only way to finish
+        the steps clicked); True if one was played."""
+        g = self.game
+        if not self.auto_forced or g.phase != "play" or self._bot_to_act():
+            return False
+        st = g.state
+        only = st.completions() if st.steps else list(st.plays or ())
+        if len(only) != 1:
+            return False
+        who = player_name(st.player)
+        g.play(only[0])
+        self.board.message = (f"Forced: {who} plays {steps_text(only[0].steps, g.variant.points)} "
+                              "(the only legal play).")
+        return True
+
     # -- actions -------------------------------------------------------------------------------
     def new_game(self, variant: str | None = None) -> None:
         """Start a new game (of ``variant``, else the one chosen in the toolbar)."""
@@ -214,17 +450,44 @@ class GameWidget(w.VBox):
         self.board.game = self.game
         self.board.message = f"New game of {self.game.variant.title}."
         self._msg_from = 0
+        self._viewing = False
         self.refresh()
+
+    def play_from_here(self) -> None:
+        """Leave the read-only view of an earlier point: the next action plays on from it and
+        replaces the later actions."""
+        g = self.game
+        if not self.viewing:
+            self.board.message = "This is the latest point of the game: play on."
+            self._viewing = False
+            self.refresh()
+            return
+        self._viewing = False
+        later = len(g) - 1 - g.index
+        self.board.message = (f"Playing on from move {g.index}: what you play now replaces the {later} later "
+                              f"action{'s' if later != 1 else ''} (Redo brings them back until then).")
+        self.refresh()
+
+    def _viewing_text(self) -> str:
+        g = self.game
+        later = len(g) - 1 - g.index
+        return (f"You are looking at move {g.index} of {len(g) - 1}. Press “Play from here” to play on "
+                f"from this point (the {later} later action{'s' if later != 1 else ''} will be replaced), "
+                "or “End” to go back to the latest move.")
 
     def _act(self, fn: Any) -> bool:
         """Run one human action, then the bot; show what the rules did. False if refused."""
         if self._busy:
             self.board.message = "Still busy with the last action."
             return False
+        if self.viewing:
+            self.board.message = self._viewing_text()
+            return False
         if self._bot_to_act():
             self.board.message = self._bot_turn_text()
             return False
-        start = self.game.index
+        g = self.game
+        start, before = g.index, len(g)
         self._busy = True
         try:
             fn()
@@ -234,17 +497,28 @@ class GameWidget(w.VBox):
             return False
         finally:
             self._busy = False
-        self.board.message = ""
+        self.board.message = self._replaced_text(start, before)
         self._run_bot()
         self._msg_from = start
         self.refresh()
         return True
+
+    @staticmethod
+    def _replaced_text(start: int, before: int) -> str:
+        later = before - 1 - start
+        if later <= 0:
+            return ""
+        return (f"A new line of play from move {start}: the {later} later action{'s' if later != 1 else ''} "
+                "were replaced.")
 
     def _bot_turn_text(self) -> str:
         return (f"It is {self.bot_player.capitalize()}'s turn, played by the bot: press "
                 f"“{self.roll_button.description}” to let it play.")
 
     def _roll(self) -> None:
+        if self.viewing:
+            self.board.message = self._viewing_text()
+            return
         if self._bot_to_act():
             start = self.game.index
             self._run_bot()
@@ -278,21 +552,33 @@ class GameWidget(w.VBox):
     def _after_human_move(self) -> None:
         """The board played a step by a click: let the bot go on if the turn passed, then refresh."""
         start = self.game.index - 1
+        note = self._replaced_text(start, self._len_before)
+        if note:
+            self.board.message = f"{self.board.message} {note}"
         self._run_bot()
         self._msg_from = start
         self.refresh()
 
     def _board_click(self, click: dict[str, Any]) -> bool:
-        """Refuse clicks the board should not interpret; a die click rolls when a roll is due."""
+        """Keys for the game (undo, redo, roll); refuse clicks the board should not interpret; a
+        die click rolls when a roll is due."""
         if self._busy:
             self.board.message = "Still busy with the last action."
+            return True
+        kind, value = click["kind"], click["value"]
+        if kind == "key" and value in ("undo", "redo", "roll"):
+            {"undo": self._undo, "redo": self._redo, "roll": self._roll}[value]()
+            return True
+        if self.viewing and kind != "key":
+            self.board.message = self._viewing_text()
             return True
         if self._bot_to_act():
             self.board.message = self._bot_turn_text()
             return True
-        if click["kind"] == "die" and self.game.phase in ("opening", "roll"):
+        if kind == "die" and self.game.phase in ("opening", "roll"):
             self._roll()
             return True
+        self._len_before = len(self.game)
         return False
 
     def _undo(self) -> None:
@@ -303,6 +589,7 @@ class GameWidget(w.VBox):
         g.undo()
         while self.bot is not None and g.can_undo and self._bot_to_act():
             g.undo()
+        self._viewing = False
         self._after_history("Undone.")
 
     def _redo(self) -> None:
@@ -313,6 +600,7 @@ class GameWidget(w.VBox):
         g.redo()
         while self.bot is not None and g.can_redo and self._bot_to_act():
             g.redo()
+        self._viewing = False
         self._after_history("Redone.")
 
     def _goto(self, index: int) -> None:
@@ -320,7 +608,11 @@ class GameWidget(w.VBox):
             self.board.message = "No further move that way."
             return
         self.game.goto(index)
-        self._after_history(f"Showing move {index} of {len(self.game) - 1}.")
+        self._viewing = self.game.can_redo
+        text = f"Showing move {index} of {len(self.game) - 1}."
+        if self._viewing:
+            text += " Press “Play from here” to play on from it."
+        self._after_history(text)
 
     def _on_slider(self, change: dict[str, Any]) -> None:
         if self._busy or change["new"] == self.game.index:
@@ -346,18 +638,24 @@ class GameWidget(w.VBox):
         self._busy = True
         try:
             self.board.redraw()
-            self.status.value = f"<b data-role='status'>{html.escape(self._status_text())}</b>"
+            self.status.value = (f"<div data-role='status' style='font-weight:bold'>{html.escape(self._status_text())}"
+                                 f"</div><div data-role='pips'>{html.escape(self._pips_text())}</div>")
+            viewing = self.viewing
+            _show(self.branch_box, viewing)
+            if viewing:
+                self.branch_note.value = (f"<div data-role='viewing' style='white-space:normal'>"
+                                          f"{html.escape(self._viewing_text())}</div>")
             bot_turn = self._bot_to_act()
-            _show(self.roll_box, ph in ("opening", "roll") or bot_turn)
+            _show(self.roll_box, (ph in ("opening", "roll") or bot_turn) and not viewing)
             self.roll_button.description = "Let the bot play" if bot_turn else "Roll"
             self.dice_text.disabled = bot_turn
-            _show(self.choice_box, ph == "choice" and not bot_turn)
+            _show(self.choice_box, ph == "choice" and not bot_turn and not viewing)
             if ph == "choice" and g.dice is not None:
                 self.keep_button.description = f"Keep {g.dice}"
-            _show(self.name_box, ph == "name" and not bot_turn)
+            _show(self.name_box, ph == "name" and not bot_turn and not viewing)
             if ph == "name":
                 self._label_name_buttons()
-            self._fill_plays(ph == "play" and not bot_turn)
+            self._fill_plays(ph == "play" and not bot_turn and not viewing)
             self.undo_button.disabled = not g.can_undo
             self.redo_button.disabled = not g.can_redo
             self.first_button.disabled = self.back_button.disabled = not g.can_undo
@@ -365,29 +663,39 @@ class GameWidget(w.VBox):
             self.history_slider.max = len(g) - 1
             self.history_slider.value = g.index
             self.messages.value = self._messages_html()
-            rec = g.text_record()
-            self.record.value = ("<details open><summary>Game record</summary><pre data-role='record' style='max-height:14em;"
-                                 f"overflow:auto;margin:0'>{html.escape(rec)}</pre></details>")
+            self.record.value = self._record_html()
         finally:
             self._busy = False
 
+    def _pips_text(self) -> str:
+        pos = self.game.position
+        return f"Pips: White {pos.pip_count(WHITE)}, Black {pos.pip_count(BLACK)}."
+
     def _status_text(self) -> str:
         g = self.game
+        st = g.state
         who = g.current_player.capitalize()
         ph = g.phase
         if ph == "opening":
             return "Opening roll: press Roll (each player rolls one die)."
         if ph == "roll":
-            again = " again" if g.state.reroll else ""
+            again = " again" if st.reroll else ""
             return f"{who} to roll{again}."
         if ph == "choice":
-            return f"{who} won the opening with {g.dice}: keep those dice or roll both again."
+            assert st.roll is not None
+            mex = " (a Mexican!)" if st.mexican else ""
+            return f"{who} won the opening with {roll_text(st.roll)}{mex}: keep those dice or roll both again."
         if ph == "name":
             return f"{who} rolled a Mexican and names doubles."
         if ph == "play":
-            named = " (named doubles)" if g.state.named else ""
+            assert st.roll is not None
             left = ", ".join(map(str, g.dice_left))
-            return f"{who} to play {g.dice}{named}; dice left: {left}."
+            if st.named:
+                return f"{who} to play the named {roll_text(st.roll)}; dice left: {left}."
+            if st.mexican:
+                return (f"{who} to play {roll_text(st.roll)}: a Mexican! Play both dice, the 1 first, then name "
+                        f"any doubles; dice left: {left}.")
+            return f"{who} to play {roll_text(st.roll)}; dice left: {left}."
         pts = g.points
         return f"Game over: {str(g.winner).capitalize()} wins {pts} point{'s' if pts != 1 else ''}."
 
@@ -411,7 +719,8 @@ class GameWidget(w.VBox):
             self.plays_list.options = []
             return
         actions = self._play_actions()
-        self.plays_list.options = [(str(p), i) for i, p in enumerate(actions)]
+        n = self.game.variant.points
+        self.plays_list.options = [(steps_text(p.steps, n), i) for i, p in enumerate(actions)]
         self.plays_list.value = 0 if actions else None
         k = len(actions)
         steps = len(self.game.state.steps)
@@ -419,18 +728,61 @@ class GameWidget(w.VBox):
             how = "continues the steps clicked so far" if k == 1 else "continue the steps clicked so far"
         else:
             how = "exists" if k == 1 else "exist"
-        only = f" — only one: {html.escape(str(actions[0]))}" if k == 1 else ""
-        self.plays_hint.value = (f"{k} legal play{'s' if k != 1 else ''} {how}{only}. "
-                                 "Click checkers on the board, or choose here and press Play.")
+        only = f" — only one: {html.escape(steps_text(actions[0].steps, n))}" if k == 1 else ""
+        self.plays_hint.value = (f"<div style='white-space:normal'>{k} legal play{'s' if k != 1 else ''} {how}{only}. "
+                                 "Click or drag checkers on the board, or choose here and press Play.</div>")
 
     def _messages_html(self) -> str:
         g = self.game
-        lines = [ev.text for e in g.entries[self._msg_from + 1: g.index + 1] for ev in e.events]
+        n = g.variant.points
+        lines = [event_text(ev, n) for e in g.entries[self._msg_from + 1: g.index + 1] for ev in e.events]
         if not lines and g.index == 0:
             lines = [f"{g.variant.title}: press Roll for the opening roll." if g.phase == "opening"
                      else f"{g.variant.title}: {self._status_text()}"]
         items = "".join(f"<li>{html.escape(m)}</li>" for m in lines)
-        return f"<div data-role='rules'><ul style='margin:0;padding-left:1.2em'>{items}</ul></div>"
+        return (f"<div data-role='rules' style='white-space:normal;overflow-wrap:anywhere'>"
+                f"<ul style='margin:0;padding-left:1.2em'>{items}</ul></div>")
+
+    def _all_entries(self) -> list[HistoryEntry]:
+        """Every history entry, the later ones (the redo branch) included: read by going to the
+        end and back (the game's dice generator is restored by ``goto``)."""
+        g = self.game
+        if not g.can_redo:
+            return g.entries
+        here = g.index
+        g.goto(len(g) - 1)
+        try:
+            return g.entries
+        finally:
+            g.goto(here)
+
+    def record_lines(self) -> list[RecordLine]:
+        """The record by turn up to the point shown (see :func:`record_lines`)."""
+        g = self.game
+        return record_lines(g.entries[1:], g.variant.points)
+
+    def _record_html(self) -> str:
+        g = self.game
+        n = g.variant.points
+        now = self.record_lines()
+        later: list[RecordLine] = []
+        if g.can_redo:
+            later = [ln for ln in record_lines(self._all_entries()[1:], n) if ln.first > g.index]
+        rows = []
+        for i, ln in enumerate(now):
+            shown = g.can_redo and i == len(now) - 1
+            style = " style='background:rgba(213,94,0,0.18);font-weight:bold'" if shown else ""
+            mark = " ◀ shown" if shown else ""
+            rows.append(f"<div data-line='{i}'{' data-shown=1' if shown else ''}{style}>"
+                        f"{html.escape(ln.text)}{mark}</div>")
+        for ln in later:
+            rows.append(f"<div data-later='1' style='opacity:0.45'>{html.escape(ln.text)}</div>")
+        if not rows:
+            rows.append("<div>(no move yet)</div>")
+        # column-reverse keeps the scroll position at the bottom: the newest line stays in view
+        return ("<details open><summary>Game record</summary><div data-role='record' style='max-height:14em;"
+                "overflow:auto;display:flex;flex-direction:column-reverse;font-family:var(--jp-code-font-family,"
+                f"monospace);font-size:12px'><div>{''.join(rows)}</div></div></details>")
 
     def __repr__(self) -> str:
         g = self.game
@@ -439,3 +791,10 @@ class GameWidget(w.VBox):
         left = f" left={','.join(map(str, g.dice_left))}" if st.phase == "play" and st.steps else ""
         return (f"<GameWidget {g.variant.name} {st.phase.value} {st.player}{dice}{left} "
                 f"move {g.index}/{len(g) - 1} vs {self.opponent}>")
+
+
+def _bot_label(bot: Any) -> str:
+    """The opponent dropdown's label of a bot: its name, as a bot (``heuristic`` -> ``Heuristic bot``)."""
+    name = str(getattr(bot, "name", type(bot).__name__))
+    label = name[:1].upper() + name[1:]
+    return label if "bot" in label.lower() else f"{label} bot"
