@@ -84,8 +84,7 @@ _S = [
         "Black has a single checker (a blot) on your 5-point. Play 4-3 so that you hit it.",
         "Landing on a blot sends it to the bar.", target="hit"),
     _ex("s2.2", "play", "standard/w/24x2,13x5,8x3,6x5/24x2,18,13x5,8x3,6x4", "6-1",
-        "Hit the blot on your 7-point.", "One checker can use both dice to reach a blot: 8/7* here "
-        "or 13/7* with the 6.", target="hit"),
+        "Hit the blot on your 7-point.", "A blot can be hit with one die or with both.", target="hit"),
     _ex("s2.3", "land", "standard/w/24x2,13x5,8x3,6x5/24x2,22,13x5,8x3,6x4", "5-3",
         "Click the point where White's checker on point 8 lands with the 5.",
         "Count the 5 from point 8 towards point 1.", start=8, die=5, level=1),
@@ -280,9 +279,9 @@ _G = [
     _ex("g5.1", "play", "minigam/w/bar,5/barx4,4x2,3x2", "4-3", "Only one die can be played. Play what the "
         "rules require.", "If either die but not both can be played, play the larger.", target="only",
         trap="5/2", level=2),
-    _ex("g5.2", "spot", "minigam/w/barx6,4,2/barx5,4,2x2", "3-2", "White tries 4/1 and stops. "
-        "Click the step that breaks a rule, then say why.", "Both dice must be used when they can be.",
-        proposal="4/1", level=3),
+    _ex("g5.2", "spot", "minigam/w/barx6,4,2/barx5,4,2x2", "3-2", "One step of 4/1 bar/5 breaks a rule. "
+        "Click it, then say why.", "Both dice must be used when they can be.",
+        proposal="4/1 bar/5", level=3),
     _ex("g5.3", "moves", "minigam/w/6x2,5x2/barx4,3x2,4x2", "3-3", "How many of the four 3s can White play?",
         "Doubles: as many of the four moves as possible.", level=2),
     # G6 bearing off
@@ -315,7 +314,7 @@ _G = [
         "its point 4 lands with the 3.", "Black's point 1 is White's point 6.", start=4, die=3,
         rows=("G1",), level=2),
     _ex("g.r4", "play", "minigam/w/bar,5/barx8", "6-5", "Enter and bear off: find a play that bears a checker off.",
-        "Enter with the 5, then bear off with the 6 from the highest point, or the other way round.",
+        "One checker may enter while another bears off, or the same checker may do both.",
         target="bear_off", rows=("G6", "G7"), level=3),
 ]
 

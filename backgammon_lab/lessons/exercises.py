@@ -160,8 +160,9 @@ def step_clicks(position: Position, step: Step) -> list[tuple[str, Any]]:
 
 
 def rule_note(why: Explanation) -> str:
-    """The explanation in words, with the rule it rests on when there is one."""
-    if why.rule is None or why.rule.text in why.message:
+    """The explanation in words, with the rule it rests on when there is one (a rule row or a seed's
+    sentence; not the bare "usual rules" of standard backgammon)."""
+    if why.rule is None or why.rule.text in why.message or why.rule.id == "Standard":
         return why.message
     return f"{why.message} (Rule {why.rule.id}: \u201c{why.rule.text}\u201d)"
 
@@ -510,6 +511,8 @@ def check_exercise(ex: Exercise) -> Answer:
     ans = solve(ex)
     if ex.kind in ("spot", "land", "lost", "bearoff", "count", "moves") and len(ans.accepts) != 1:
         raise LessonError(f"exercise {ex.id!r}: {len(ans.accepts)} answers where one is meant")
+    if ex.kind == "spot" and len(ans.choices) < 2:
+        raise LessonError(f"exercise {ex.id!r}: a proposal of one step leaves nothing to spot")
     if ans.choices and not set(ans.accepts) <= set(ans.choices):
         raise LessonError(f"exercise {ex.id!r}: the answer is not among the choices")
     if ans.reasons and len(set(ans.reasons)) != len(ans.reasons):

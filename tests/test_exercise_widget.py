@@ -1,0 +1,275 @@
+"""The exercise widget and the course runner, driven through their public click API.
+
+Every exercise of the course is solved by clicks (board clicks and answer buttons) and earns
+three stars; wrong tries get the engine's own explanation; hints and shown solutions cost the
+stars the scoring says; progress is exported as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from backgammon_lab.lessons import EXERCISES, STAGES, Exercise, LessonError, Progress, exercise, solve, stage
+from backgammon_lab.lessons.exercises import mover_point, proposal_steps, rule_note, step_clicks
+from backgammon_lab.position import Step
+from backgammon_lab.rules import REASONS, explain_step, legal_plays
+from backgammon_lab.widgets.exercise import CourseWidget, ExerciseWidget, lesson
+
+IDS = [e.id for e in EXERCISES]
+
+
+def solve_by_clicks(wdg: ExerciseWidget) -> None:
+    """Solve an exercise as a learner who knows the answer: board clicks and buttons only."""
+    ex, ans = wdg.exercise, wdg.answer_key
+    if ex.kind == "play":
+        for st in ans.plays[0].steps:
+            for kind, value in step_clicks(wdg.game.position, st):
+                wdg.board.click(kind, value)
+    elif ex.kind == "land":
+        wdg.board.click("point", next(iter(ans.accepts)))
+    elif ex.kind == "spot":
+        i = next(iter(ans.accepts))
+        _kind, value = step_clicks(wdg.game.position, Step(*proposal_steps(ex, wdg.game.position)[i][1:], 1))[0]
+        wdg.board.click(_kind, value)  # the start point of the refused step, on the board
+        if wdg.stage == "answer":  # several steps start there: the learner uses the buttons
+            wdg.choice_buttons[ans.choices.index(i)].click()
+        wdg.reason_buttons[ans.reason_index].click()
+    else:
+        value = sorted(ans.accepts)[0]
+        wdg.choice_buttons[ans.choices.index(value)].click()
+        if wdg.stage == "reason":
+            wdg.reason_buttons[ans.reason_index].click()
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+def test_every_exercise_is_solved_by_clicks_for_three_stars(ex: Exercise) -> None:
+    progress = Progress([ex.id])
+    wdg = ExerciseWidget(ex, progress=progress)
+    assert wdg.stage == "answer" and wdg.stars == 0 and progress.stars(ex.id) == 0
+    solve_by_clicks(wdg)
+    assert wdg.stage == "done" and wdg.solved, (wdg.feedback, wdg.board.message)
+    assert wdg.wrong == 0 and wdg.stars == 3 and progress.stars(ex.id) == 3
+    assert wdg.feedback.startswith("Right"), wdg.feedback
+    assert "\u2605\u2605\u2605" in wdg.feedback and wdg.stars_label.value.startswith("\u2605\u2605\u2605")
+    assert not any(code in wdg.feedback.split() for code in REASONS if "_" in code)  # no reason codes
+    if ex.kind == "play":
+        assert wdg.game.phase != "play" or wdg.game.position != wdg.game.states[0].position
+
+
+def test_the_whole_course_collects_every_star() -> None:
+    course = CourseWidget()
+    total = 0
+    while True:
+        solve_by_clicks(course.exercise)
+        total += 1
+        if course.next_button.disabled:
+            break
+        assert course.next_button.button_style == "success"
+        course.next_button.click()
+    assert total == len(EXERCISES) >= 80
+    assert course.progress.total_stars() == course.progress.max_stars() == 3 * len(EXERCISES)
+    data = json.loads(course.export())
+    assert data["stars"] == data["max_stars"] == 3 * len(EXERCISES)
+    assert set(data["results"]) == set(IDS)
+    assert course.export_box.value == course.progress.to_json()
+    assert course.status.value.endswith(f"{3 * len(EXERCISES)}/{3 * len(EXERCISES)} in all")
+
+
+# -- wrong tries get the engine's explanation ---------------------------------------------------
+PLAY_TRAPS = [e for e in EXERCISES if e.kind == "play" and e.trap]
+
+
+@pytest.mark.parametrize("ex", PLAY_TRAPS, ids=[e.id for e in PLAY_TRAPS])
+def test_a_refused_step_is_a_wrong_try_with_the_engines_words(ex: Exercise) -> None:
+    wdg = ExerciseWidget(ex)
+    pos = wdg.game.position
+    st = wdg.game.state
+    (start, end), = [(a, b) for _t, a, b in proposal_steps(Exercise("t", "spot", ex.position, None, "",
+                                                                       proposal=ex.trap), pos)]
+    why = explain_step(st.turn_start, st.dice, [], (start, end))
+    before = wdg.game.position
+    messages = []
+    for kind, value in step_clicks(pos, Step(start, end, 1)):
+        wdg.board.click(kind, value)
+        messages.append(wdg.board.message)
+    if why.legal:  # a legal step that leads away from the goal: taken back, and said so
+        assert "is legal, but" in wdg.feedback
+    else:  # refused when the checker is clicked (it cannot move) or when its destination is
+        assert wdg.feedback.startswith("Not allowed: ") and why.message in wdg.feedback
+        assert any(why.message in m for m in messages)
+    assert wdg.wrong == 1 and wdg.stage == "answer" and wdg.game.position == before
+    assert not any(code in wdg.feedback for code in REASONS if "_" in code)
+    solve_by_clicks(wdg)
+    assert wdg.stars == 2 and wdg.progress.stars(ex.id) == 2
+
+
+def test_the_m3_trap_says_lower_die_first_and_cites_the_rule() -> None:
+    wdg = ExerciseWidget(exercise("m3.1"))
+    wdg.board.click("point", 13)
+    wdg.board.click("point", 8)  # 13/8 with the 5: refused
+    assert "The lower die, 2, must be played first." in wdg.feedback
+    assert wdg.board.selected is None and wdg.wrong == 1
+    wdg.board.click("point", 24)
+    assert wdg.board.selected == 24 and wdg.wrong == 1  # a click on a movable checker selects it
+    wdg.board.click("point", 8)  # no checker of 8 can move (6 is full, the 5 must wait): explained
+    assert "Point 6 already holds 5 of your checkers" in wdg.feedback and wdg.wrong == 2
+
+
+def test_m4_trap_is_the_lower_die_move_that_blocks_the_higher() -> None:
+    wdg = ExerciseWidget(exercise("m4.1"))
+    wdg.board.click("point", 2)
+    wdg.board.click("point", 1)
+    assert "After this 1 the 6 could not be played, but another 1 lets both dice be played" in wdg.feedback
+
+
+def test_a_legal_step_away_from_the_goal_is_taken_back() -> None:
+    ex = exercise("m10.4")  # play 4-1 without bearing off: 6/5 then 4/off is legal but bears off
+    wdg = ExerciseWidget(ex)
+    start = wdg.game.position
+    for st in (Step(6, 5, 1), Step(4, 0, 4)):
+        for kind, value in step_clicks(wdg.game.position, st):
+            wdg.board.click(kind, value)
+    assert wdg.wrong == 1 and wdg.stage == "answer"
+    assert "is legal, but it is not a play that bears nothing off" in wdg.feedback
+    assert wdg.game.position == start and wdg.game.phase == "play"
+
+
+QUESTIONS = [e for e in EXERCISES if e.kind not in ("play",)]
+
+
+@pytest.mark.parametrize("ex", QUESTIONS, ids=[e.id for e in QUESTIONS])
+def test_a_wrong_answer_is_explained_and_costs_a_star(ex: Exercise) -> None:
+    wdg = ExerciseWidget(ex)
+    ans = wdg.answer_key
+    pos = wdg.game.position
+    if ex.kind == "land":
+        wrong = next(p for p in range(1, pos.variant.points + 1) if p not in ans.accepts)
+        wdg.board.click("point", wrong)
+        why = explain_step(pos, wdg.game.state.roll, [], Step(ex.start, mover_point(pos, wrong), ex.die))
+        assert wdg.feedback.startswith(f"Not point {wrong}")
+        if not why.legal:
+            assert why.message in wdg.feedback
+    else:
+        wrong = next(v for v in ans.choices if v not in ans.accepts)
+        wdg.choice_buttons[ans.choices.index(wrong)].click()
+        if ex.kind == "name":
+            k = legal_plays(pos, (wrong, wrong)).length
+            assert wdg.feedback.endswith(f"only {k} of the four {wrong}s could be played.")
+        elif ex.kind in ("lost", "bearoff"):
+            assert ans.reason in wdg.feedback  # the engine's reason
+        elif ex.kind == "spot":
+            assert ans.labels[wrong] in wdg.feedback and "legal" in wdg.feedback
+    assert wdg.wrong == 1 and wdg.stage == "answer"
+    if ans.reasons:  # the second stage: a wrong reason, then the right one
+        value = sorted(ans.accepts)[0]
+        wdg.choice_buttons[ans.choices.index(value)].click()
+        assert wdg.stage == "reason"
+        bad = next(i for i in range(len(ans.reasons)) if i != ans.reason_index)
+        wdg.reason_buttons[bad].click()
+        assert wdg.wrong == 2 and ans.reasons[bad] in wdg.feedback
+        wdg.reason_buttons[ans.reason_index].click()
+        assert wdg.stage == "done" and ans.reason in wdg.feedback
+    else:
+        solve_by_clicks(wdg)
+    assert wdg.stars == 2
+
+
+def test_spot_reasons_are_the_engines_reasons() -> None:
+    for ex in (e for e in EXERCISES if e.kind == "spot"):
+        ans = solve(ex)
+        phrases = {t[:1].upper() + t[1:] + "." for t in REASONS.values()}
+        assert set(ans.reasons) <= phrases
+        assert len(ans.reasons) == 3
+
+
+# -- hints, solutions, stars ----------------------------------------------------------------------
+def test_hint_costs_one_star_and_highlights_the_checker() -> None:
+    wdg = ExerciseWidget(exercise("m9.1"))
+    wdg.hint_button.click()
+    assert wdg.hints == 1 and wdg.feedback.startswith("Hint: Start with the checker on the bar")
+    solve_by_clicks(wdg)
+    assert wdg.stars == 2
+
+
+def test_show_solution_plays_it_and_gives_one_star() -> None:
+    progress = Progress()
+    wdg = ExerciseWidget(exercise("m8.1"), progress=progress)
+    wdg.solution_button.click()
+    assert wdg.stage == "done" and wdg.stars == 1 and progress.stars("m8.1") == 1
+    assert wdg.game.phase == "name"  # the solution was played: a Mexican, doubles to name
+    assert wdg.feedback.startswith("Solution: ") and "A Mexican!" in wdg.feedback
+    assert wdg.hint_button.disabled and wdg.solution_button.disabled and not wdg.retry_button.disabled
+    wdg.retry_button.click()
+    assert wdg.stage == "answer" and wdg.game.phase == "play" and progress.stars("m8.1") == 1
+    solve_by_clicks(wdg)
+    assert progress.stars("m8.1") == 3  # the best attempt is kept
+
+
+@pytest.mark.parametrize("ex_id", ["m3.3", "m8.2", "g1.2", "m5.1", "s1.3"])
+def test_show_solution_for_questions(ex_id: str) -> None:
+    wdg = ExerciseWidget(exercise(ex_id))
+    wdg.solution_button.click()
+    ans = wdg.answer_key
+    assert wdg.stage == "done" and wdg.stars == 1 and ans.solution in wdg.feedback
+
+
+def test_clicks_after_the_end_change_nothing() -> None:
+    wdg = ExerciseWidget(exercise("s1.1"))
+    solve_by_clicks(wdg)
+    pos = wdg.game.position
+    wdg.board.click("point", 6)
+    assert wdg.game.position == pos and "finished" in wdg.board.message
+    assert wdg.choice_buttons == []  # a play exercise has no answer buttons
+    with pytest.raises(LessonError):
+        wdg.answer(1)
+
+
+def test_reprs_are_deterministic() -> None:
+    wdg = ExerciseWidget(exercise("m3.1"))
+    assert repr(wdg) == "<ExerciseWidget m3.1 (play): to do, best 0/3 stars>"
+    course = lesson("M3")
+    assert repr(course) == "<CourseWidget 1 stages, at M3 exercise 1; 0/12 stars>"
+
+
+# -- the course runner -------------------------------------------------------------------------------
+def test_course_navigation() -> None:
+    course = CourseWidget([stage("M3"), stage("M4")])
+    assert course.prev_button.disabled and course.stage.id == "M3"
+    for _ in range(len(stage("M3"))):
+        course.next()
+    assert course.stage.id == "M4" and course.index == 0 and course.stage_menu.value == 1
+    course.previous()
+    assert course.stage.id == "M3" and course.index == len(stage("M3")) - 1
+    course.goto("m4", 2)
+    assert course.exercise.exercise.id == stage("M4").exercises[2].id
+    course.stage_menu.value = 0
+    assert course.stage.id == "M3" and course.index == 0
+    for bad in ("M99", 5, -1, True):
+        with pytest.raises(LessonError):
+            course.goto(bad)
+    with pytest.raises(LessonError):
+        course.goto(0, 17)
+    with pytest.raises(LessonError):
+        CourseWidget([])
+
+
+def test_one_exercise_widget_per_exercise_keeps_its_state() -> None:
+    course = lesson(["G1", "G2"])
+    first = course.exercise
+    first.board.click("point", 1)  # a wrong landing point
+    course.next()
+    course.previous()
+    assert course.exercise is first and first.wrong == 1
+
+
+def test_progress_is_shared_and_exported() -> None:
+    progress = Progress()
+    course = lesson("M8", progress=progress)
+    solve_by_clicks(course.exercise)
+    data: dict[str, Any] = json.loads(course.export())
+    assert data["results"]["m8.1"] == {"hints": 0, "shown": False, "stars": 3, "wrong": 0}
+    assert data["stars"] == 3 and data["max_stars"] == 3 * len(stage("M8"))
+    assert Progress.from_json(course.export()).to_json() == course.export()
