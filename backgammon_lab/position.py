@@ -9,17 +9,20 @@ White, negative for Black.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import neg as _neg
 from typing import TYPE_CHECKING, Any, Literal
 
-from .errors import DiceError, PositionError
+from . import textforms
+from .errors import DiceError, NotationError, PositionError
+from .textforms import show
 from .variants import Variant, find_variant
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only; rules imports this module
     from .rules import PlayList
 
-__all__ = ["WHITE", "BLACK", "PLAYERS", "Player", "other", "Position", "Step", "Play", "Roll"]
+__all__ = ["WHITE", "BLACK", "PLAYERS", "Player", "other", "Position", "Step", "Play", "Roll", "format_play"]
 
 Player = Literal["white", "black"]
 WHITE: Player = "white"
@@ -61,6 +64,8 @@ class Position:
     bar: tuple[int, int]
     off: tuple[int, int]
     turn: Player
+    _hash: int | None
+    _board: tuple[int, ...] | None
 
     def __init__(
         self,
@@ -144,44 +149,40 @@ class Position:
         return cls(v, pts, tuple(bar), (0, 0), _check_player(turn))
 
     @classmethod
-    def from_json(cls, data: str | dict[str, Any]) -> Position:
-        """Parse the JSON form (a dict or its text); see ``docs/notation.md``."""
-        from .notation import position_from_json
+    def _from_parts(cls, parts: tuple[Any, Any, Any, Any, Any], where: str) -> Position:
+        """Build from the parts a text reader returned; a refusal names the text (``where``)."""
+        try:
+            return cls(*parts)
+        except PositionError as e:
+            raise PositionError(f"{e} ({where})") from None
 
-        return position_from_json(data)
+    @classmethod
+    def from_json(cls, data: str | bytes | dict[str, Any]) -> Position:
+        """Parse the JSON form (a dict, or its text as str or UTF-8 bytes); see ``docs/notation.md``."""
+        return cls._from_parts(textforms.json_parts(data), f"in {show(data)}")
 
     @classmethod
     def from_string(cls, text: str) -> Position:
         """Parse a position string such as ``standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5``."""
-        from .notation import position_from_string
-
-        return position_from_string(text)
+        return cls._from_parts(textforms.string_parts(text), f"in {show(text)}")
 
     @classmethod
     def from_position_id(cls, pid: str, variant: str | Variant = "standard",
                          turn: Player = WHITE) -> Position:
         """Parse GNU Backgammon's Position ID (24-point variants); ``turn`` is the player on roll."""
-        from .notation import position_from_id
-
-        return position_from_id(pid, variant, turn)
+        return cls._from_parts(textforms.id_parts(pid, variant, turn), f"Position ID {show(pid)}")
 
     @classmethod
     def parse(cls, text: str, variant: str | Variant | None = None) -> Position:
-        """Parse any of the three text forms: JSON, a position string, or (with ``variant``) an ID."""
-        from .notation import parse_position
-
-        return parse_position(text, variant)
+        """Parse any text form: JSON, a file holding a position, a position string, or (with
+        ``variant``) a Position ID."""
+        return cls._from_parts(textforms.parse_parts(text, variant), f"in {show(text)}")
 
     # -- output --------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """The JSON form as a dict (``json.dumps`` it for text)."""
-        return {
-            "variant": self.variant.name,
-            "points": list(self.points),
-            "bar": {"white": self.bar[0], "black": self.bar[1]},
-            "off": {"white": self.off[0], "black": self.off[1]},
-            "turn": self.turn,
-        }
+        """The JSON form as a dict (``json.dumps`` it for text); ``options`` holds the variant's
+        options that differ from their defaults, and is left out when there are none."""
+        return textforms.json_dict(self.variant, self.points, self.bar, self.off, self.turn)
 
     def to_json_text(self) -> str:
         """The JSON form as compact text."""
@@ -189,20 +190,18 @@ class Position:
 
     def to_string(self) -> str:
         """The compact position string (round-trips through :meth:`from_string`)."""
-        from .notation import position_to_string
-
-        return position_to_string(self)
+        return textforms.string_text(self.variant, self.points, self.bar, self.off, self.turn)
 
     def position_id(self) -> str:
         """GNU Backgammon's 14-character Position ID (24-point variants only)."""
-        from .notation import position_to_id
+        return textforms.id_text(self.variant, self.points, self.bar, self.turn)
 
-        return position_to_id(self)
+    def diagram(self) -> str:
+        """A plain-text picture of the board (``str(position)``)."""
+        return textforms.diagram_text(self.variant, self.points, self.bar, self.off, self.turn)
 
     def __str__(self) -> str:
-        from .notation import diagram
-
-        return diagram(self)
+        return self.diagram()
 
     def __repr__(self) -> str:
         return f"Position({self.to_string()!r})"
@@ -288,9 +287,9 @@ class Position:
 
     def legal_plays(self, dice: tuple[int, int] | Roll) -> PlayList:
         """The distinct legal plays of ``dice`` for the side to move (see :func:`rules.legal_plays`)."""
-        from .rules import legal_plays
-
-        return legal_plays(self, dice)
+        if _GENERATOR is None:  # pragma: no cover - importing the package imports the rules
+            raise NotationError("the move generator is not loaded: import backgammon_lab.rules")
+        return _GENERATOR(self, dice)
 
     # -- mover's-eye board used by the move generator -------------------------------------------
     def board(self) -> tuple[int, ...]:
@@ -339,22 +338,37 @@ class Position:
 
 
 # Slot setters used by Position._trusted (faster than object.__setattr__ on the hot path).
-_SET_VARIANT = Position.variant.__set__  # type: ignore[attr-defined]
-_SET_POINTS = Position.points.__set__  # type: ignore[attr-defined]
-_SET_BAR = Position.bar.__set__  # type: ignore[attr-defined]
-_SET_OFF = Position.off.__set__  # type: ignore[attr-defined]
-_SET_TURN = Position.turn.__set__  # type: ignore[attr-defined]
-_SET_HASH = Position._hash.__set__  # type: ignore[attr-defined]
-_SET_BOARD = Position._board.__set__  # type: ignore[attr-defined]
+_SET_VARIANT = Position.__dict__["variant"].__set__
+_SET_POINTS = Position.__dict__["points"].__set__
+_SET_BAR = Position.__dict__["bar"].__set__
+_SET_OFF = Position.__dict__["off"].__set__
+_SET_TURN = Position.__dict__["turn"].__set__
+_SET_HASH = Position.__dict__["_hash"].__set__
+_SET_BOARD = Position.__dict__["_board"].__set__
+
+
+#: The move generator, set by :mod:`backgammon_lab.rules` when it is imported (the rules build on
+#: positions, so this module cannot import them): ``Position.legal_plays`` calls it.
+_GENERATOR: Callable[[Position, Any], PlayList] | None = None
+
+#: No count of checkers comes near this; larger numbers are refused before anything prints them.
+_BIG = 10**6
 
 
 def _int_tuple(value: Any, name: str) -> tuple[int, ...]:
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise PositionError(f"{name} must be a list of integers, not {value!r}")
-    out = tuple(value)
+    if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
+        raise PositionError(f"{name} must be a list of integers, not {show(value)}")
+    try:
+        out = tuple(value)
+    except TypeError:
+        raise PositionError(f"{name} must be a list of integers, not {show(value)}") from None
+    if len(out) > 100:
+        raise PositionError(f"{name} must be a short list of integers, not {show(value)}")
     for x in out:
         if not isinstance(x, int) or isinstance(x, bool):
-            raise PositionError(f"{name} must hold integers only; got {x!r} in {list(out)!r}")
+            raise PositionError(f"{name} must hold integers only; got {show(x)} in {show(list(out))}")
+        if not -_BIG < x < _BIG:
+            raise PositionError(f"{name} holds a count far too large for a board: {show(x, 60)}")
     return out
 
 
@@ -365,7 +379,7 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
         value = (value["white"], value["black"])
     t = _int_tuple(value, name)
     if len(t) != 2:
-        raise PositionError(f"{name} needs two counts (white, black), not {value!r}")
+        raise PositionError(f"{name} needs two counts (white, black), not {show(value)}")
     return (t[0], t[1])
 
 
@@ -400,11 +414,16 @@ class Roll:
     def __post_init__(self) -> None:
         for d in (self.first, self.second):
             if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise DiceError(f"a die shows 1 to 6, not {d!r} (roll {self.first!r}-{self.second!r})")
+                raise DiceError(f"a die shows 1 to 6, not {show(d, 60)} (roll {show(self.first, 60)}-"
+                                f"{show(self.second, 60)})")
 
     @classmethod
     def parse(cls, value: Any) -> Roll:
-        """Accept a Roll, a pair of ints, or text like ``"6-5"``, ``"65"``, ``"6 5"``."""
+        """Accept a Roll, a pair of ints, or text like ``"6-5"``, ``"65"``, ``"6 5"``.
+
+        Text digits may be any Unicode decimal digits (``"٦-٥"`` is 6-5), as in move text;
+        other digit-like characters (``"²"``) are refused.
+        """
         if isinstance(value, Roll):
             return value
         if isinstance(value, str):
@@ -412,13 +431,15 @@ class Roll:
             parts = [p for p in text.replace("-", " ").replace(",", " ").split() if p]
             if len(parts) == 1 and len(parts[0]) == 2:
                 parts = list(parts[0])
-            if len(parts) != 2 or not all(p.isdigit() for p in parts):
-                raise DiceError(f"cannot read dice from {value!r}; write them like '6-5'")
+            if len(parts) != 2 or not all(p.isdecimal() and len(p) <= 3 for p in parts):
+                raise DiceError(f"cannot read dice from {show(value)}; write them like '6-5'")
             return cls(int(parts[0]), int(parts[1]))
+        if isinstance(value, (bytes, bytearray, dict)) or not hasattr(value, "__iter__"):
+            raise DiceError(f"dice must be two numbers, not {show(value)}")
         try:
             a, b = value
         except (TypeError, ValueError):
-            raise DiceError(f"dice must be two numbers, not {value!r}") from None
+            raise DiceError(f"dice must be two numbers, not {show(value)}") from None
         return cls(a, b)
 
     @property
@@ -497,8 +518,6 @@ class Play:
         return hash((self.steps, self.position))
 
     def __str__(self) -> str:
-        from .notation import format_play
-
         return format_play(self.steps, self.position.variant.points)
 
     def __repr__(self) -> str:
@@ -506,3 +525,34 @@ class Play:
 
     def __len__(self) -> int:
         return len(self._raw) if self._steps is None else len(self._steps)
+
+
+def format_play(steps: Sequence[Step], points: int) -> str:
+    """Move notation for the steps of a play: chains joined (``24/18/13``), repeats counted (``8/5(2)``)."""
+    if not steps:
+        return "no move"
+    chains: list[list[Step]] = []
+    for st in steps:
+        for ch in reversed(chains):
+            if ch[-1].end == st.start and st.start != 0:
+                ch.append(st)  # the same checker goes on: 24/18/13
+                break
+            if st.end == ch[0].start and st.end != 0:
+                ch.insert(0, st)  # a checker arrives where a chain began: written 13/8/2 either way
+                break
+        else:
+            chains.append([st])
+    texts = []
+    for ch in sorted(chains, key=lambda c: (-c[0].start, c[-1].end)):
+        first = ch[0].text(points).split("/")[0]
+        rest = "/".join(("off" if s.end == 0 else str(s.end)) + ("*" if s.hit else "") for s in ch)
+        texts.append(f"{first}/{rest}")
+    out: list[str] = []
+    counts: dict[str, int] = {}
+    for t in texts:
+        if t in counts:
+            counts[t] += 1
+        else:
+            counts[t] = 1
+            out.append(t)
+    return " ".join(t + (f"({counts[t]})" if counts[t] > 1 else "") for t in out)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
+from . import position as _position
 from .errors import AmbiguousMoveError, IllegalMoveError, VariantError
 from .moves import coerce_step, parse_steps
 from .position import Play, Position, Roll, Step
@@ -630,7 +631,7 @@ def _combined(position: Position, d: tuple[int, int], done: list[Step], rests: S
     n = position.variant.points
     a, z = st.start, st.end
     dist = a - z
-    ways: list[tuple[list[int], Explanation | None]] = []
+    ways: list[tuple[list[int], int, Explanation | None]] = []
     seen: set[tuple[int, ...]] = set()
     for rest in rests:
         total, k = 0, 0
@@ -644,28 +645,31 @@ def _combined(position: Position, d: tuple[int, int], done: list[Step], rests: S
         for x in rest[:k]:
             path.append(max(path[-1] - x, 0))
         sub_done = list(done)
-        fail = None
+        fail, at = None, 0
         for i, x in enumerate(rest[:k]):
             sub = explain_step(position, d, sub_done, Step(path[i], path[i + 1], x))
             if not sub.legal:
-                fail = sub
+                fail, at = sub, i
                 break
             sub_done.append(Step(path[i], path[i + 1], x))
-        ways.append((path, fail))
+        ways.append((path, at, fail))
     if not ways:
         return None
     text = st.text(n)
-    for path, fail in ways:
+    def chain(path: list[int]) -> str:
+        return "/".join("bar" if p == n + 1 else "off" if p == 0 else str(p) for p in path)
+
+    for path, _at, fail in ways:
         if fail is None:
-            chain = "/".join("bar" if p == n + 1 else "off" if p == 0 else str(p) for p in path)
             return _why(position, "combined", f"{text} moves one checker by {len(path) - 1} dice: play it one "
-                        f"step at a time, {chain}.")
+                        f"step at a time, {chain(path)}.")
     parts = []
-    for path, fail in ways:
+    for path, at, fail in ways:
         assert fail is not None
-        parts.append(f"{text} would pass through point {path[1]} first, and "
-                     f"{fail.message[0].lower()}{fail.message[1:]}")
-    first = ways[0][1]
+        why = f"{fail.message[0].lower()}{fail.message[1:]}"
+        parts.append(f"{text} would pass through point {path[1]} first, and {why}" if at == 0 else
+                     f"{text} would go {chain(path)}, and {why}")
+    first = ways[0][2]
     assert first is not None
     rule = position.variant.rule("combined") if first.code == "blocked" else first.rule
     return Explanation(first.code, " Or: ".join(parts), rule)
@@ -962,3 +966,6 @@ def _parse_play(plays: PlayList, text: str) -> Play:
     if why2 is None:  # pragma: no cover - a complete legal play is found above
         why2 = Explanation("use_both_dice", "the play is not complete")
     raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {why2.message}", why2.code, why2.message)
+
+
+_position._GENERATOR = legal_plays  # Position.legal_plays (positions cannot import the rules)

@@ -6,7 +6,7 @@ M6, ``doubles_roll_again`` M7, ``mexican`` M8, ``exact_bear_off`` M10, ``opening
 
 from __future__ import annotations
 
-from . import Rule, Variant, register
+from .base import Rule, Variant, register
 
 
 @register

@@ -8,7 +8,7 @@ the solver's tests.
 from __future__ import annotations
 
 from ..errors import VariantError
-from . import Rule, Variant, register
+from .base import Rule, Variant, register
 
 
 @register

@@ -5,7 +5,7 @@ Single game, gammon 2, backgammon 3, no doubling cube.
 
 from __future__ import annotations
 
-from . import Rule, Variant, register
+from .base import Rule, Variant, register
 
 _USUAL = Rule("Standard", "usual rules, single game, gammon 2 and backgammon 3, no cube")
 
