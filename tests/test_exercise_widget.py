@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from backgammon_lab.lessons import EXERCISES, STAGES, Exercise, LessonError, Progress, exercise, solve, stage
-from backgammon_lab.lessons.exercises import mover_point, proposal_steps, rule_note, step_clicks
+from backgammon_lab.lessons import EXERCISES, Exercise, LessonError, Progress, exercise, solve, stage
+from backgammon_lab.lessons.exercises import mover_point, proposal_steps, step_clicks
 from backgammon_lab.position import Step
 from backgammon_lab.rules import REASONS, explain_step, legal_plays
 from backgammon_lab.widgets.exercise import CourseWidget, ExerciseWidget, lesson

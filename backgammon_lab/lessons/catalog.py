@@ -84,7 +84,8 @@ _S = [
         "Black has a single checker (a blot) on your 5-point. Play 4-3 so that you hit it.",
         "Landing on a blot sends it to the bar.", target="hit"),
     _ex("s2.2", "play", "standard/w/24x2,13x5,8x3,6x5/24x2,18,13x5,8x3,6x4", "6-1",
-        "Hit the blot on your 7-point.", "A blot can be hit with one die or with both.", target="hit"),
+        "Hit the blot on your 7-point.", "A blot can be hit with one die or with both.", target="hit",
+        level=2),
     _ex("s2.3", "land", "standard/w/24x2,13x5,8x3,6x5/24x2,22,13x5,8x3,6x4", "5-3",
         "Click the point where White's checker on point 8 lands with the 5.",
         "Count the 5 from point 8 towards point 1.", start=8, die=5, level=1),
@@ -300,7 +301,8 @@ _G = [
         "say why.", "Nothing bears off while a checker is on the bar.", proposal="2/off bar/6", level=3),
     # G8 opening, stacking, winning
     _ex("g8.1", "count", "minigam", None, "The opening: White rolls 3, Black 1. White plays both dice at once. "
-        "How many different plays?", "No choice to roll again in Mini-Gam.", opening=True, before=("3-1",)),
+        "How many different plays?", "No choice to roll again in Mini-Gam.", opening=True, before=("3-1",),
+        level=2),
     _ex("g8.2", "play", "minigam/w/3x7,4/barx8", "1-1", "No stacking limit in Mini-Gam. Play 1-1.",
         "Eight checkers may stand on one point.", level=1),
     _ex("g8.3", "play", "minigam/w/2,1/barx8", "2-2", "Win the game.", "The first to bear off all 8 wins one "
@@ -325,9 +327,9 @@ def _stages() -> tuple[Stage, ...]:
                                           ("mexican", _M, tuple(f"M{i}" for i in range(1, 12)), "m.r"),
                                           ("minigam", _G, tuple(f"G{i}" for i in range(1, 9)), "g.r")):
         for row in rows:
-            exs = tuple(e for e in items if e.id.split(".")[0].upper() == row)
+            exs = tuple(sorted((e for e in items if e.id.split(".")[0].upper() == row), key=lambda e: e.level))
             out.append(Stage(row, ROW_TITLES[row], variant, (row,), exs))
-        rev = tuple(e for e in items if e.id.startswith(review))
+        rev = tuple(sorted((e for e in items if e.id.startswith(review)), key=lambda e: e.level))
         covered = tuple(dict.fromkeys(r for e in rev for r in e.rows))
         out.append(Stage(f"{review[0].upper()}-review", "Review: mixed exercises", variant, covered, rev))
     return tuple(out)
