@@ -14,6 +14,7 @@ import backgammon_lab
 from backgammon_lab import Position
 from backgammon_lab.widgets import BoardWidget, GameWidget, PositionEditor, RandomBot
 from backgammon_lab.widgets.board import normalize_click
+from backgammon_lab.widgets.game import event_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -660,3 +661,213 @@ def test_one_search_and_one_render_per_click(monkeypatch: pytest.MonkeyPatch) ->
         assert searches == [], (kind, value, searches)  # the steps come from the turn's plays
         assert b.renders - before == 1, (kind, value)
     assert gw.game.phase == "roll" and gw.game.current_player == "black"
+
+
+# -- issue 13: a board for a learner ----------------------------------------------------------------
+def numbers_at(widget: BoardWidget, white_point: int) -> dict[str, tuple[str, bool]]:
+    """The two labels written at White's point ``white_point``: {player: (text, bold for the mover)}."""
+    return {el.get("data-player"): (el.text, el.get("data-mover") == "1") for el in svg_root(widget).iter()
+            if el.get("class") == "num" and el.get("data-at") == str(white_point)}
+
+
+def test_numbering_under_the_clicked_checker_agrees_with_the_words() -> None:
+    """Point 1: both numberings are written, the mover's in bold; what the board says about a
+    click names the numbers written in bold under the checker and its destinations."""
+    gw = GameWidget("standard", seed=3)
+    roll(gw, "1-6")  # Black wins the opening with 6-1
+    assert gw.game.current_player == "black"
+    b = gw.board
+    click(b, "point", 12)  # the checker on White's 12 is Black's 13
+    assert b.message == "Point 13 selected: it can go to 7."  # its 12 is White's 13, held
+    assert numbers_at(b, 12) == {"black": ("13", True), "white": ("12", False)}
+    for t in b.targets():  # each destination's bold label is the number the message says
+        assert numbers_at(b, 25 - t)["black"] == (str(t), True)
+    click(b, "background")
+    play_step(gw, 13, 7)
+    play_step(gw, 8, 7)
+    assert gw.game.current_player == "white"
+    assert numbers_at(b, 12) == {"black": ("13", False), "white": ("12", True)}  # White's turn now
+
+
+def test_record_by_turn_numbers_each_turn_once_and_keeps_rolls_high_first() -> None:
+    """Point 3 (and 9): one numbered line per turn, "3. White 6-4: ..." ; rolls written higher die
+    first; a lost turn and the dice lost on the line of the turn; steps in the order played."""
+    pos = Position.from_string("standard/w/bar,6x5,8x3,13x5,24/24x2,13x5,8x3,6x3,5x2")
+    gw = GameWidget(position=pos)
+    roll(gw, "5-6")  # White cannot enter
+    roll(gw, "2-4")
+    play_step(gw, 13, 11)
+    play_step(gw, 13, 9)
+    roll(gw, "3-3")
+    for s, e in ((25, 22), (8, 5), (8, 5), (6, 3)):
+        play_step(gw, s, e)
+    lines = [ln.text for ln in gw.record_lines()]
+    assert lines == ["1. White 6-5: no checker can enter: no move",
+                     "2. Black 4-2: 13/11 13/9",
+                     "3. White 3-3: bar/22 8/5(2) 6/3"]
+    assert "rolls 4-2." in gw.messages.value or "Black rolls 4-2" in "".join(
+        event_text(ev, 24) for e in gw.game.entries for ev in e.events)
+    # Steps clicked but not yet a play show on the turn's line as they are played.
+    roll(gw, "6-1")
+    play_step(gw, 24 if gw.game.position.count("black", 24) else 13, 18 if gw.game.position.count("black", 24) else 7)
+    assert gw.record_lines()[-1].text.startswith("4. Black 6-1: ") and gw.record_lines()[-1].text.endswith("…")
+    # The newest line is kept in view: the scroll box starts at its end (column-reverse).
+    assert "flex-direction:column-reverse" in gw.record.value
+
+
+def test_record_marks_the_point_shown_and_rolling_there_asks_first() -> None:
+    """Point 6: an earlier point is shown read-only with its record line marked and later lines
+    dimmed; an action there is refused with the way out, until "Play from here"."""
+    gw = GameWidget("standard", seed=5)
+    roll(gw, "3-1")
+    gw.plays_list.value = 0
+    gw.play_button.click()
+    roll(gw, "6-5")
+    gw.plays_list.value = 0
+    gw.play_button.click()
+    end = len(gw.game) - 1
+    gw.back_button.click()
+    gw.back_button.click()  # Black to roll
+    assert gw.viewing and visible(gw.branch_box) and not visible(gw.roll_box)
+    assert "data-shown=1" in gw.record.value and "◀ shown" in gw.record.value
+    assert gw.record.value.count("data-later='1'") == 1  # Black's turn, still to come
+    before = snapshot(gw)
+    roll(gw, "4-2")
+    assert snapshot(gw) == before and "Play from here" in gw.board.message
+    click(gw.board, "point", 12)
+    assert snapshot(gw) == before and gw.game.can_redo
+    gw.branch_button.click()
+    assert not gw.viewing and visible(gw.roll_box)
+    roll(gw, "4-2")
+    assert not gw.game.can_redo and len(gw.game) < end + 1
+    assert "the 2 later actions were replaced" in gw.board.message
+    # Undo plays on at once (taking back is what the player asked for), and says what it replaces.
+    gw.undo_button.click()
+    assert not gw.viewing and visible(gw.roll_box)
+
+
+def test_each_step_drawn_last_play_kept_and_lost_dice_shown() -> None:
+    """Points 4, 5 and 7: an arrow after each single step, the last play stays drawn while the
+    next player clicks, and dice a turn lost are drawn crossed out until the next roll."""
+    gw = GameWidget("standard", seed=5)
+    roll(gw, "3-1")
+    play_step(gw, 8, 5)
+    assert marks(gw.board, "played") == 2 and 'class="lastmove"' not in gw.board.svg
+    play_step(gw, 6, 5)
+    roll(gw, "6-5")
+    play_step(gw, 24, 18)
+    svg = gw.board.svg
+    assert 'class="played"' in svg and 'class="lastmove"' in svg  # Black's step and White's 8/5 6/5
+    assert "lastmove-label" in svg  # the last play's two steps are numbered
+    pos = Position.from_string("standard/w/bar,6x5,8x3,13x5,24/24x2,13x5,8x3,6x3,5x2")
+    gw = GameWidget(position=pos)
+    roll(gw, "6-5")
+    assert gw.game.state.lost == (5, 6)
+    lost = [el.get("data-value") for el in svg_root(gw.board).iter() if el.get("class") == "lost-die"]
+    assert sorted(lost) == ["5", "6"]
+    roll(gw, "2-1")
+    assert 'class="lost-die"' not in gw.board.svg
+
+
+def test_mexican_announced_as_it_is_rolled() -> None:
+    """Point 5: a Mexican is named as soon as it is rolled, not after both dice are played."""
+    gw = GameWidget("mexican", seed=7)
+    roll(gw, "5-3")
+    gw.keep_button.click()
+    play_step(gw, 13, 10)
+    play_step(gw, 13, 8)
+    roll(gw, "1-2")
+    assert gw.game.phase == "play" and not gw.game.state.steps
+    assert "a Mexican!" in gw.status.value and "A Mexican!" in gw.messages.value
+    assert "Black rolls 2-1. A Mexican!" in gw.messages.value  # the higher die first
+
+
+def test_drag_plays_a_step_and_keys_select_play_and_undo() -> None:
+    """Point 7: a drag (pick-up, then drop) plays the step a click would; a drag of a checker
+    that cannot move keeps the reason shown; keys show the next legal step, play it, undo."""
+    gw = GameWidget("standard", seed=5)
+    roll(gw, "3-1")
+    b = gw.board
+    click(b, "point", 13, pickup=True)
+    click(b, "point", 13, drag=True)  # dropped where it was: still selected
+    assert b.selected == 13
+    click(b, "point", 24, pickup=True)
+    assert b.selected == 24
+    click(b, "point", 21, drag=True)
+    assert gw.game.state.steps and gw.game.state.steps[0].text(24) == "24/21"
+    click(b, "point", 1, pickup=True)  # a Black checker: refused with the reason
+    reason = b.message
+    click(b, "point", 3, drag=True)
+    assert b.message == reason and len(gw.game.state.steps) == 1
+    # Keys: n shows a legal step (selected, with an arrow), Enter plays it, u undoes.
+    click(b, "key", "next")
+    step = b.preview
+    assert step is not None and b.selected == step.start and marks(b, "arrow") >= 1
+    click(b, "key", "next")
+    assert b.preview is not None and b.preview != step
+    click(b, "key", "play")
+    assert gw.game.phase == "roll" and gw.game.current_player == "black"
+    click(b, "key", "undo")
+    assert gw.game.phase == "play" and len(gw.game.state.steps) == 1
+    click(b, "key", "clear")
+    assert b.selected is None
+    assert normalize_click({"kind": "key", "value": "launch"}, 24)[0] is None
+
+
+def test_forced_play_is_played_automatically_when_asked() -> None:
+    """Point 7: with "Play forced moves" on, a roll with one legal play is played at once."""
+    pos = Position.from_string("standard/w/barx2,21,18x3,13,8x2,6x3,5,3,1/23,21x2,18x2,13x2,11,9,6,5,2x4")
+    gw = GameWidget(position=pos)
+    roll(gw, "1-4")
+    assert gw.game.phase == "play" and "only one: bar/21 bar/24" in gw.plays_hint.value
+    gw.undo_button.click()
+    gw.forced_check.value = True
+    roll(gw, "1-4")
+    assert gw.game.phase == "roll" and gw.game.current_player == "black"
+    assert gw.board.message == "Forced: White plays bar/21 bar/24 (the only legal play)."
+    assert gw.record_lines()[-1].text == "1. White 4-1: bar/21 bar/24"
+
+
+def test_small_faults_of_issue_13() -> None:
+    """Point 9: no "to move" after the end; bots named as bots; plays written in the order played;
+    the editor quotes a refused count, says when an import changes the variant and rewrites the
+    text box after an import."""
+    gw = GameWidget("standard", seed=4, opponent="random")
+    _play_out(gw)
+    assert 'class="turn"' not in gw.board.svg and "to move" not in gw.status.value
+    from backgammon_lab.analysis.bots import HeuristicBot
+
+    gw = GameWidget("standard", opponent=HeuristicBot())
+    assert ("Heuristic bot", "custom") in gw.opponent_choice.options
+    # Mexican: the lower die is played first, and the play is written so.
+    gw = GameWidget("mexican", seed=7)
+    roll(gw, "5-2")
+    gw.keep_button.click()
+    play_step(gw, 13, 11)
+    play_step(gw, 13, 8)
+    assert "White plays 13/11 13/8." in gw.messages.value
+    assert gw.record_lines()[-1].text == "1. White 5-2: 13/11 13/8"
+    ed = PositionEditor(variant="mexican")
+    ed.clear_button.click()
+    ed.bar_white.value = 20
+    assert "White bar = 20" in ed.board.message and "15" in ed.board.message
+    assert ed.bar_white.value == 0 and ed.position.bar == (0, 0)
+    ed.text.value = "minigam/w/3x2,offx6/barx8"
+    ed.import_button.click()
+    assert ed.variant.name == "minigam" and "The variant is now Mini-Gam" in ed.board.message
+    assert ed.text.value == ed.position.to_string()
+    ed.format.value = "json"  # the box follows the format while it shows this position
+    assert ed.text.value == ed.position.to_json_text()
+    click(ed.board, "point", 4)
+    assert "earlier position" in ed.status.value
+
+
+def test_editor_drag_moves_a_checker() -> None:
+    ed = PositionEditor(variant="standard")
+    click(ed.board, "point", 13, pickup=True)
+    click(ed.board, "point", 10, drag=True)
+    assert ed.position.count("white", 13) == 4 and ed.position.count("white", 10) == 1
+    assert "Moved a white checker from White's point 13" in ed.board.message
+    click(ed.board, "point", 10, pickup=True)
+    click(ed.board, "point", 12, drag=True)  # Black's 13: refused
+    assert ed.position.count("white", 10) == 1 and "both colours" in ed.board.message

@@ -11,8 +11,8 @@
     ``"background"`` (a click on nothing clickable) or ``"key"`` (``value``: one of
     :data:`KEYS`, a key pressed while the board has the keyboard focus). ``seq`` is a counter, so
     two identical clicks in a row are still two changes of the trait. ``drag`` is true on the
-    click that ends a drag (the browser reports a drag from a checker to a point as a click on
-    each). Anything else is ignored with a message.
+    click that ends a drag and ``pickup`` on the click that starts it (the browser reports a drag
+    from a checker to a point as a click on each). Anything else is ignored with a message.
 ``message``
     One line of feedback shown under the board (a selection, a rule's explanation, a refusal).
 ``info``
@@ -83,11 +83,13 @@ def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
             return None, f"Ignored a {kind} click without a whole number: {str(value)[:30]!r}."
         if kind == "point" and not 1 <= value <= points:
             return None, f"There is no point {value} on a {points}-point board."
-        return {"kind": kind, "value": value, "shift": shift, "drag": raw.get("drag") is True}, ""
+        return {"kind": kind, "value": value, "shift": shift, "drag": raw.get("drag") is True,
+                "pickup": raw.get("pickup") is True}, ""
     if kind in ("bar", "off"):
         if value not in ("white", "black"):
             return None, f"Ignored a {kind} click for {str(value)[:30]!r}: it names 'white' or 'black'."
-        return {"kind": kind, "value": value, "shift": shift, "drag": raw.get("drag") is True}, ""
+        return {"kind": kind, "value": value, "shift": shift, "drag": raw.get("drag") is True,
+                "pickup": raw.get("pickup") is True}, ""
     return None, f"Ignored a click of unknown kind {str(kind)[:30]!r}."
 
 
@@ -467,7 +469,7 @@ class BoardWidget(anywidget.AnyWidget):
                 self._play(chosen[0])
                 return True
             if target == sel:
-                if click.get("drag"):  # dropped where it was picked up: still selected
+                if click.get("drag") or click.get("pickup"):  # a drag keeps its checker selected
                     return False
                 self._selected = None
                 self.message = ""

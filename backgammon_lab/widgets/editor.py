@@ -1,8 +1,10 @@
 """The position editor: build any position with the mouse, import and export its text forms.
 
 Click a point to add a checker of the chosen colour (the colour toggle), or with the Remove tool
-(or a shift-click) to take one away; click a bar or a tray to add or remove a checker there; set
-the bar and tray counts with the number fields, whose turn it is, and the dice.
+(or a shift-click) to take one away; click a bar or a tray to add or remove a checker there; drag a
+checker to move it; set the bar and tray counts with the number fields, whose turn it is, and the
+dice. The text box follows the position in the chosen format once something was exported or
+imported (until other text is typed into it).
 
 Checkers not placed yet
     While a position is being built, a player may have fewer checkers on its points, its bar and
@@ -70,49 +72,61 @@ class PositionEditor(w.VBox):
         self._turn: Player = pos.turn
         self._dice: Roll | None = Roll.parse(dice) if dice is not None else None
         self._quiet = False
+        self._pickup: dict[str, Any] | None = None  # where a dragged checker was picked up
+        self._synced: str | None = None  # the text box's content when the editor last wrote it
+        self._synced_pos: Position | None = None  # the position written then
         self.board = BoardWidget(pos, **board_options)
         self.board.on_click(self._on_board_click)
 
+        label = {"description_width": "70px"}
+        toggle = {"description_width": "70px", "button_width": "76px"}
+        keep = "0 0 auto"  # controls keep their width when space is short
         self.variant_choice = w.Dropdown(options=_variant_options(), value=self._variant.name,
-                                         description="Variant", layout=w.Layout(width="250px"))
+                                         description="Variant", style=label,
+                                         layout=w.Layout(width="290px", flex=keep))
         self.colour = w.ToggleButtons(options=[("White", WHITE), ("Black", BLACK)], value=WHITE,
-                                      description="Checker", tooltip="colour of the checkers added")
+                                      description="Checker", tooltip="colour of the checkers added", style=toggle)
         self.tool = w.ToggleButtons(options=[("Add", "add"), ("Remove", "remove")], value="add",
-                                    description="Click to", tooltip="shift-click also removes")
+                                    description="Click to", tooltip="shift-click also removes", style=toggle)
         self.turn = w.ToggleButtons(options=[("White", WHITE), ("Black", BLACK)], value=self._turn,
-                                    description="To move")
+                                    description="To move", style=toggle)
         self.dice_text = w.Text(value=str(self._dice) if self._dice else "", description="Dice",
-                                placeholder="e.g. 3-1, empty: none", continuous_update=False,
-                                layout=w.Layout(width="220px"))
-        n = self._variant.checkers
-        small = w.Layout(width="150px")
-        self.bar_white = w.BoundedIntText(min=0, max=n, description="White bar", layout=small)
-        self.bar_black = w.BoundedIntText(min=0, max=n, description="Black bar", layout=small)
-        self.tray_white = w.BoundedIntText(min=0, max=n, description="White tray", layout=small)
-        self.tray_black = w.BoundedIntText(min=0, max=n, description="Black tray", layout=small)
-        self.start_button = w.Button(description="Start position", layout=w.Layout(width="auto"))
-        self.clear_button = w.Button(description="Clear board", layout=w.Layout(width="auto"),
+                                placeholder="e.g. 3-1 (empty: no dice)", continuous_update=False,
+                                style=label, layout=w.Layout(width="290px", flex=keep))
+        small = w.Layout(width="160px", flex=keep)
+        # Plain number fields: a count the variant cannot hold is refused in words, quoting it
+        # (a bounded field would silently clip it to its maximum first).
+        self.bar_white = w.IntText(description="White bar", style=label, layout=small)
+        self.bar_black = w.IntText(description="Black bar", style=label, layout=small)
+        self.tray_white = w.IntText(description="White tray", style=label, layout=small)
+        self.tray_black = w.IntText(description="Black tray", style=label, layout=small)
+        self.start_button = w.Button(description="Start position", layout=w.Layout(width="auto", flex=keep))
+        self.clear_button = w.Button(description="Clear board", layout=w.Layout(width="auto", flex=keep),
                                      tooltip="every checker unplaced (counted as off)")
         self.format = w.Dropdown(options=list(FORMATS), value="string", description="Format",
-                                 layout=w.Layout(width="250px"))
+                                 style=label, layout=w.Layout(width="290px", flex=keep))
         self.text = w.Textarea(value="", placeholder="position text to import, or press Export",
                                layout=w.Layout(width="520px", height="64px"))
-        self.import_button = w.Button(description="Import", layout=w.Layout(width="auto"))
-        self.export_button = w.Button(description="Export", layout=w.Layout(width="auto"))
+        self.import_button = w.Button(description="Import", layout=w.Layout(width="auto", flex=keep))
+        self.export_button = w.Button(description="Export", layout=w.Layout(width="auto", flex=keep))
         self.status = w.HTML()
 
+        wrap = w.Layout(flex_flow="row wrap")
         controls = w.VBox([
-            w.HBox([self.variant_choice, self.start_button, self.clear_button]),
+            self.variant_choice, w.HBox([self.start_button, self.clear_button], layout=wrap),
             self.colour, self.tool, self.turn, self.dice_text,
-            w.HBox([self.bar_white, self.bar_black]), w.HBox([self.tray_white, self.tray_black]),
+            w.HBox([self.bar_white, self.bar_black], layout=wrap),
+            w.HBox([self.tray_white, self.tray_black], layout=wrap),
             self.status,
-        ], layout=w.Layout(padding="0 0 0 12px"))
-        io = w.VBox([w.HBox([self.format, self.import_button, self.export_button]), self.text])
-        self.children = [w.HBox([self.board, controls], layout=w.Layout(flex_flow="row wrap")), io]
+        ], layout=w.Layout(width="350px", min_width="350px", padding="0 0 0 12px", overflow="hidden"))
+        io = w.VBox([w.HBox([self.format, self.import_button, self.export_button], layout=wrap), self.text])
+        self.children = [w.HBox([self.board, controls], layout=w.Layout(flex_flow="row wrap",
+                                                                          align_items="flex-start")), io]
 
         self.variant_choice.observe(self._on_variant, names="value")
         self.turn.observe(self._on_turn, names="value")
         self.dice_text.observe(self._on_dice, names="value")
+        self.format.observe(self._on_format, names="value")
         for field, place, who in ((self.bar_white, "bar", WHITE), (self.bar_black, "bar", BLACK),
                                   (self.tray_white, "tray", WHITE), (self.tray_black, "tray", BLACK)):
             field.observe(lambda c, place=place, who=who: self._on_count(place, who, c), names="value")
@@ -216,6 +230,15 @@ class PositionEditor(w.VBox):
 
     def _on_board_click(self, click: dict[str, Any]) -> bool:
         kind, value = click["kind"], click["value"]
+        if click.get("pickup"):  # a drag starts: the checker moves where it is dropped
+            self._pickup = click
+            self.board.message = "Drop the checker where it goes."
+            return True
+        if click.get("drag"):
+            src, self._pickup = self._pickup, None
+            if src is not None:
+                self._move(src, click)
+            return True
         remove = click.get("shift", False) or self.tool.value == "remove"
         n = self._variant.points
         if kind == "point":
@@ -257,17 +280,63 @@ class PositionEditor(w.VBox):
                           f"Removed a {who} checker from its {place}.")
                 return True
             target[i] += 1
-            new: _Counts = (self._points, (bar[0], bar[1]), (tray[0], tray[1]))
+            counts: _Counts = (self._points, (bar[0], bar[1]), (tray[0], tray[1]))
             note = ""
             if kind == "bar":
-                new, note = self._take(new, who)
-            self._try(new, f"Added a {who} checker to its {place}{note}.")
+                counts, note = self._take(counts, who)
+            self._try(counts, f"Added a {who} checker to its {place}{note}.")
             return True
         if kind == "die":
             self.board.message = "Set the dice in the Dice field."
             return True
         self.board.message = ""
         return True
+
+    def _move(self, src: dict[str, Any], dst: dict[str, Any]) -> None:
+        """Move one checker from the place ``src`` to ``dst`` (clicks in White's numbering), or refuse."""
+        n = self._variant.points
+        pts, bar, tray = list(self._points), list(self._bar), list(self._tray)
+
+        def where(c: dict[str, Any]) -> str:
+            if c["kind"] == "point":
+                return f"White's point {c['value']} (Black's {n + 1 - c['value']})"
+            return f"{str(c['value']).capitalize()}'s {'bar' if c['kind'] == 'bar' else 'tray'}"
+
+        if src["kind"] == "point":
+            x = pts[src["value"] - 1]
+            who: Player = WHITE if x > 0 else BLACK
+            pts[src["value"] - 1] = x - 1 if x > 0 else x + 1
+        elif src["kind"] in ("bar", "off"):
+            who = WHITE if src["value"] == WHITE else BLACK
+            (bar if src["kind"] == "bar" else tray)[_idx(who)] -= 1
+        else:
+            return
+        if dst["kind"] == src["kind"] and dst["value"] == src["value"]:
+            self.board.message = "The checker was dropped where it was."
+            return
+        if dst["kind"] == "point":
+            x = pts[dst["value"] - 1]
+            sign = 1 if who == WHITE else -1
+            if x * sign < 0:
+                self.board.message = (f"Refused: both colours on a point: {where(dst)} holds the other colour's "
+                                      "checkers. The last valid position is kept.")
+                return
+            pts[dst["value"] - 1] = x + sign
+        elif dst["kind"] in ("bar", "off") and dst["value"] == who:
+            (bar if dst["kind"] == "bar" else tray)[_idx(who)] += 1
+        else:
+            self.board.message = f"Refused: a {who} checker cannot go to {where(dst)}. The last valid position is kept."
+            return
+        self._try((tuple(pts), (bar[0], bar[1]), (tray[0], tray[1])),
+                  f"Moved a {who} checker from {where(src)} to {where(dst)}.")
+
+    def _on_format(self, change: dict[str, Any]) -> None:
+        if self._synced is not None and self.text.value == self._synced and self._exported_now():
+            self.export_text()  # the box shows the position in the chosen format
+
+    def _exported_now(self) -> bool:
+        """True when the text box holds the editor's export of the position shown now."""
+        return self._synced is not None and self.text.value == self._synced and self._synced_pos == self.position
 
     def _on_count(self, place: str, who: Player, change: dict[str, Any]) -> None:
         if self._quiet:
@@ -276,8 +345,14 @@ class PositionEditor(w.VBox):
         i = _idx(who)
         bar, tray = list(self._bar), list(self._tray)
         (bar if place == "bar" else tray)[i] = value
-        self._try((self._points, (bar[0], bar[1]), (tray[0], tray[1])),
-                  f"{who.capitalize()} has {value} checker{'s' if value != 1 else ''} on its {place}.")
+        counts: _Counts = (self._points, (bar[0], bar[1]), (tray[0], tray[1]))
+        why = self._why_not(counts)
+        if why is not None:  # quote the count asked for: the field goes back to the last valid one
+            self.board.message = (f"Refused: {who.capitalize()} {place} = {value}: {why}. "
+                                  "The last valid position is kept.")
+            self._refresh(keep_message=True)
+            return
+        self._try(counts, f"{who.capitalize()} has {value} checker{'s' if value != 1 else ''} on its {place}.")
 
     def _on_turn(self, change: dict[str, Any]) -> None:
         if self._quiet:
@@ -329,7 +404,8 @@ class PositionEditor(w.VBox):
         except BackgammonError as e:
             self.board.message = f"Cannot export: {e}."
             return ""
-        self.text.value = out
+        self.text.value = self._synced = out
+        self._synced_pos = pos
         self.board.message = f"Exported as {dict((v, k) for k, v in FORMATS)[fmt]}."
         return out
 
@@ -352,8 +428,15 @@ class PositionEditor(w.VBox):
         except BackgammonError as e:
             self.board.message = f"Refused: {e}. The last valid position is kept."
             return False
+        before = self._variant
         self.load(pos)
-        self.board.message = "Imported."
+        if text is None:  # the box shows what was imported, written as the editor writes it
+            self.export_text()
+        note = ""
+        if pos.variant.name != before.name:
+            note = f" The variant is now {pos.variant.title} (it was {before.title})."
+        self.board.message = f"Imported a {pos.variant.title} position.{note}"
+        self._refresh(keep_message=True)
         return True
 
     # -- display -------------------------------------------------------------------------------
@@ -365,8 +448,6 @@ class PositionEditor(w.VBox):
         try:
             self.variant_choice.value = v.name
             self.turn.value = self._turn
-            for field in (self.bar_white, self.bar_black, self.tray_white, self.tray_black):
-                field.max = v.checkers
             self.bar_white.value, self.bar_black.value = self._bar
             self.tray_white.value, self.tray_black.value = self._tray
             self.dice_text.value = str(self._dice) if self._dice else ""
@@ -378,6 +459,7 @@ class PositionEditor(w.VBox):
             caption = "Not placed (counted as off): " + ", ".join(
                 f"{who.capitalize()} {left[who]}" for who in (WHITE, BLACK) if left[who])
         self.board.show(pos, dice=self._dice.dice if self._dice else None, caption=caption)
+
         rows = []
         for who in (WHITE, BLACK):
             i = _idx(who)
@@ -387,6 +469,9 @@ class PositionEditor(w.VBox):
         self.status.value = ("<table data-role='counts'><tr><th></th><th>points</th><th>bar</th><th>tray</th>"
                              "<th>not placed</th><th>pips</th></tr>" + "".join(rows) + "</table>"
                              f"<code>{html.escape(pos.to_string())}</code>")
+        if self._synced is not None and self.text.value == self._synced and self._synced_pos != pos:
+            self.status.value += ("<div data-role='stale'>The text box shows an earlier position: press "
+                                  "Export to write this one.</div>")
         self.board.message = msg if keep_message else ""
 
     def __repr__(self) -> str:
