@@ -1,24 +1,46 @@
-"""Hints, tables and the analysis CLI (backgammon_lab.analysis.hints, .table, .cli)."""
+"""Hints from the nets and the solved table, Mexican decisions, tables and the analysis CLI
+(backgammon_lab.analysis.hints, .table, .cli). Nets are made on the fly (small, seeded), so the
+tests do not depend on the shipped weights."""
 
 from __future__ import annotations
 
 import io
 import json
 
+import numpy as np
 import pytest
 
 from backgammon_lab import Position, find_variant
-from backgammon_lab.analysis.hints import doubles_hint, hint, opening_hint
+from backgammon_lab.analysis import nets
+from backgammon_lab.analysis.bots import RandomBot
+from backgammon_lab.analysis.hints import FILTERS, doubles_hint, hint, opening_hint
+from backgammon_lab.analysis.nets import Net, best_roll_values, candidate_values, play_board
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.analysis.table import Table
 from backgammon_lab.cli import main
+from backgammon_lab.engine import ALL_ROLLS, MakePlay, Phase, advance, dice_state
+from backgammon_lab.errors import AnalysisError, TableMissingError
 from backgammon_lab.game import Game
 from backgammon_lab.rules import legal_plays
+
+START = "standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5"
+MID = "standard/w/24,22,13x4,8x3,6x4,5,4/24x2,13x4,8x2,7,6x4,5x2"
+POS3 = "minigam;checkers=3/w/bar,3,off/5x2,off"
 
 
 @pytest.fixture(scope="module")
 def table3():
     return solve(3, progress=False)
+
+
+@pytest.fixture(scope="module")
+def std_net() -> Net:
+    return Net.create("standard", hidden=16, seed=3)
+
+
+@pytest.fixture(scope="module")
+def mex_net() -> Net:
+    return Net.create("mexican", hidden=16, seed=4)
 
 
 @pytest.fixture
@@ -28,9 +50,6 @@ def cache(tmp_path, monkeypatch):
 
     monkeypatch.setattr(s, "_TABLE_CACHE", {})
     return tmp_path / "cache" / "backgammon_lab"
-
-
-POS3 = "minigam;checkers=3/w/bar,3,off/5x2,off"
 
 
 def test_exact_hint_ranks_by_table(table3) -> None:
@@ -43,6 +62,8 @@ def test_exact_hint_ranks_by_table(table3) -> None:
     for rp in h.plays:
         assert rp.win == pytest.approx(table3.value_after(rp.play.position), abs=0)
         assert h.error(rp.play) == pytest.approx(h.best.win - rp.win)
+        assert h.loss(rp.play) == pytest.approx(2 * (h.best.win - rp.win))  # equity 2 win - 1
+        assert rp.how == "exact"
     assert h.error(h.best.play) == 0.0
     assert h.arrows() == h.best.play.steps
     assert h.best.win == pytest.approx(table3.roll_value(pos, (4, 1)))
@@ -53,41 +74,155 @@ def test_exact_hint_ranks_by_table(table3) -> None:
     assert js["method"] == "exact" and js["plays"][0]["steps"]
 
 
-def test_rollout_hint_with_candidates() -> None:
+def test_net_hint_at_0_ply_is_the_net_on_every_play(std_net) -> None:
+    pos = Position.from_string(MID)
+    h = hint(pos, (6, 4), net=std_net)
+    plays = legal_plays(pos, (6, 4))
+    assert h.method == "net" and h.ply == 0 and h.gammons and len(h.plays) == len(plays)
+    want = candidate_values(std_net, pos, (6, 4), False, [play_board(p) for p in plays], plays.length)
+    by_text = {rp.text: rp for rp in h.plays}
+    for p, row in zip(plays, want, strict=True):
+        rp = by_text[str(p)]
+        assert rp.values["win"] == pytest.approx(row[0]) and rp.values["lose_gammon"] == pytest.approx(row[3])
+        assert rp.equity == pytest.approx(float(nets.equity(row)))
+    eqs = [rp.equity for rp in h.plays]
+    assert eqs == sorted(eqs, reverse=True) and h.best.loss == 0.0
+    assert all(rp.loss == pytest.approx(h.best.equity - rp.equity) for rp in h.plays)
+    assert h.find(h.plays[3].text) is h.plays[3] and h.find(list(h.plays[3].play.steps)) is h.plays[3]
+    assert h.arrows(2) == h.plays[1].play.steps
+    t = str(h)
+    assert "net, 0-ply" in t and "equity" in t and "gammon" in t
+    assert json.dumps(h.to_json()) == json.dumps(hint(pos, (6, 4), net=std_net).to_json())
+
+
+def test_1_ply_is_the_average_over_21_rolls_of_the_best_reply(std_net) -> None:
+    pos = Position.from_string(MID)
+    full = hint(pos, (3, 1), net=std_net, ply=1, candidates=1000)
+    plays = legal_plays(pos, (3, 1))
+    want = candidate_values(std_net, pos, (3, 1), False, [play_board(p) for p in plays], plays.length, ply=1)
+    by_text = {rp.text: rp for rp in full.plays}
+    assert all(rp.how == "1-ply" for rp in full.plays)
+    for p, row in zip(plays, want, strict=True):
+        assert by_text[str(p)].values["win"] == pytest.approx(row[0], abs=1e-12)
+    # the default move filter: at most 8 plays within 0.16 of the best at 0-ply go to 1-ply
+    filtered = hint(pos, (3, 1), net=std_net, ply=1)
+    zero = hint(pos, (3, 1), net=std_net)
+    deep = [rp for rp in filtered.plays if rp.how == "1-ply"]
+    assert 1 <= len(deep) <= FILTERS[0][0]
+    top = zero.best.equity
+    assert all(top - zero.find(rp.play).equity <= FILTERS[0][1] + 1e-9 for rp in deep)
+    assert filtered.plays[:len(deep)] == deep  # the deeper evaluations are listed first
+
+
+def test_2_ply_goes_deeper_on_the_best_plays_only(std_net) -> None:
     pos = Position.start("standard")
-    h = hint(pos, (3, 1), games=12, seed=1, candidates=3)
-    assert h.method == "rollout" and len(h.plays) == 16
-    rated = [rp for rp in h.plays if rp.win is not None]
-    assert len(rated) == 3 and all(rp.stderr is not None for rp in rated)
-    assert h.plays[-1].win is None
-    with pytest.raises(ValueError, match="not evaluated"):
-        h.error(h.plays[-1].play)
-    with pytest.raises(ValueError, match="not a legal play"):
-        h.error(Position.start("standard"))
-    again = hint(pos, (3, 1), games=12, seed=1, candidates=3)
+    h = hint(pos, (2, 1), net=std_net, ply=2)
+    hows = [rp.how for rp in h.plays]
+    assert 1 <= hows.count("2-ply") <= FILTERS[1][0] and hows.count("1-ply") >= 1
+    assert hows == sorted(hows, key=lambda s: -int(s[0]))
+    assert h.best.how == "2-ply" and "net, 2-ply" in str(h)
+    assert h.to_json() == hint(pos, (2, 1), net=std_net, ply=2).to_json()
+
+
+def test_mexican_chain_keeps_the_players_point_of_view(mex_net) -> None:
+    """After all four moves of doubles the same player rolls again: 1-ply averages that player's own
+    best next play over the 21 rolls, with no change of side."""
+    pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
+    h = hint(pos, (3, 3), net=mex_net, ply=1, candidates=2)
+    st = dice_state(pos, (3, 3))
+    checked = 0
+    for rp in h.plays[:2]:
+        assert rp.how == "1-ply"
+        after = advance(st, MakePlay(rp.play))[0]
+        assert after.phase is Phase.ROLL and after.player == "white" and after.reroll
+        want = sum(p * best_roll_values(mex_net, after.position, r.dice) for r, p in ALL_ROLLS)
+        assert rp.values["win"] == pytest.approx(want[0], abs=1e-12)
+        checked += 1
+    assert checked == 2
+
+
+def test_rollout_hint_uses_the_same_dice_and_says_when_plays_are_close(std_net) -> None:
+    pos = Position.from_string(MID)
+    h = hint(pos, (6, 5), net=std_net, rollout=72, truncate=2, candidates=3, seed=5)
+    assert h.method == "rollout" and h.games == 72 and h.truncate == 2
+    rolled = [rp for rp in h.plays if rp.how == "rollout"]
+    assert len(rolled) == 3 and h.plays[:3] == rolled
+    assert all(rp.stderr is not None and rp.loss_stderr is not None for rp in rolled)
+    assert rolled[0].loss_stderr == 0.0  # the best against itself
+    for rp in rolled[1:]:
+        assert rp.close == (rp.loss < 2 * rp.loss_stderr)
+        # games paired by their dice: the error of a difference is below that of two separate rollouts
+        assert rp.loss_stderr < (rolled[0].equity_stderr ** 2 + rp.equity_stderr ** 2) ** 0.5
+    text = str(h)
+    assert "rollout, 72 games a play" in text and "±" in text
+    again = hint(pos, (6, 5), net=std_net, rollout=72, truncate=2, candidates=3, seed=5)
     assert again.to_json() == h.to_json()
 
 
-def test_mexican_decisions() -> None:
+def test_rollout_with_a_bot_of_ones_own_needs_no_net(monkeypatch) -> None:
+    monkeypatch.setattr(nets, "shipped_net", lambda v: None)
+    pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
+    h = hint(pos, (6, 5), games=2, bot=RandomBot(1), candidates=2)
+    assert h.method == "rollout" and [rp.how for rp in h.plays].count("rollout") == 2
+    assert h.plays[-1].how == "unrated" and h.plays[-1].win is None
+    with pytest.raises(AnalysisError, match="not evaluated"):
+        h.error(h.plays[-1].play)
+    with pytest.raises(TableMissingError, match="no net is shipped"):
+        hint(pos, (6, 5))
+
+
+def test_mexican_decisions_from_the_net(mex_net) -> None:
     g = Game("mexican", seed=2)
     g.roll((5, 3))
     assert g.phase == "choice"
-    o = opening_hint(g, games=16, seed=1, candidates=1)
-    assert {d.option for d in o.options} == {"keep", "reroll"}
-    assert o.best.error == 0.0 and o.error("reroll") >= 0.0
+    o = opening_hint(g, net=mex_net)
+    assert {d.option for d in o.options} == {"keep", "reroll"} and o.method == "net"
+    keep, fresh = nets.keep_or_reroll_values(mex_net, g.position, (5, 3))
+    assert o.find("keep").win == pytest.approx(keep[0]) and o.find("reroll").win == pytest.approx(fresh[0])
+    assert o.best.loss == 0.0 and o.loss(o.options[1].option) >= 0.0 and o.find("keep").play
     assert "Keep the opening dice" in str(o)
+    assert opening_hint(Position.start("mexican").with_turn("white"), (5, 3), net=mex_net).to_json() == o.to_json()
     g.choose("reroll")
     g.roll((2, 1))
     g.play(g.legal_actions()[0])
     assert g.phase == "name"
-    d = doubles_hint(g, games=8, seed=1, candidates=1)
+    d = doubles_hint(g, net=mex_net)
     assert sorted(x.option for x in d.options) == [1, 2, 3, 4, 5, 6]
-    assert [x.rank for x in d.options] == [1, 2, 3, 4, 5, 6]
-    wins = [x.win for x in d.options]
-    assert wins == sorted(wins, reverse=True)
+    want = nets.name_values(mex_net, g.position)
+    for x in d.options:
+        assert x.win == pytest.approx(want[x.option - 1][0])
+    eqs = [x.equity for x in d.options]
+    assert eqs == sorted(eqs, reverse=True)
     assert "Which doubles to name" in str(d) and "<table" in d._repr_html_()
-    with pytest.raises(ValueError, match="Mexican"):
+    one = doubles_hint(g, net=mex_net, ply=1)
+    assert one.ply == 1 and one.to_json() != d.to_json()
+    rolled = doubles_hint(g, net=mex_net, rollout=4, truncate=1)
+    assert rolled.method == "rollout" and all(x.stderr is not None for x in rolled.options)
+    with pytest.raises(AnalysisError, match="Mexican"):
         doubles_hint(Position.start("standard"))
+    with pytest.raises(AnalysisError, match="not 'name'"):
+        doubles_hint(Game("mexican", seed=1), net=mex_net)
+
+
+def test_bad_input_is_refused_quoting_it(std_net) -> None:
+    pos = Position.start("standard")
+    for kwargs, text in [({"ply": 3}, "3"), ({"ply": "1"}, "'1'"), ({"rollout": -2}, "-2"),
+                         ({"candidates": 0}, "0")]:
+        with pytest.raises(AnalysisError, match=text):
+            hint(pos, (3, 1), net=std_net, **kwargs)
+    with pytest.raises(AnalysisError, match="not a legal play"):
+        hint(pos, (3, 1), net=std_net).find("24/18")
+    with pytest.raises(ValueError, match="mexican"):
+        hint(pos, (3, 1), net=Net.create("mexican", hidden=4))
+    over = Position.from_string("minigam;checkers=2/w/offx2/bar,3")
+    with pytest.raises(AnalysisError, match="over"):
+        hint(over, (3, 1))
+
+
+def test_no_legal_move() -> None:
+    pos = Position.from_string("standard/w/bar,13x6,8x3,6x5/6x2,5x2,4x2,3x2,2x2,1x2,24x2,13")
+    h = hint(pos, (6, 6), net=Net.create("standard", hidden=4))
+    assert h.method == "none" and len(h.plays) == 1 and "no legal move" in str(h)
 
 
 def test_table_text_and_html() -> None:
@@ -120,15 +255,28 @@ def test_cli_value_exact_and_batch(cache, table3, capsys, monkeypatch) -> None:
     assert "--batch line 1" in capsys.readouterr().err
 
 
-def test_cli_value_rollout_and_hint(cache, capsys) -> None:
-    assert main(["value", "mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "--games", "6", "--json",
-                 "--bot", "random"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["method"] == "rollout" and out["games"] == 6 and 0 <= out["win"] <= 1 and "stderr" in out
-    assert main(["hint", "standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "--dice", "6-5", "--games", "4",
-                 "--candidates", "2", "--json"]) == 0
+def test_cli_hint_net_plies_rollout_and_bots(cache, capsys, monkeypatch, std_net) -> None:
+    monkeypatch.setattr(nets, "shipped_net", lambda v: std_net if find_variant(v) == std_net.variant else None)
+    assert main(["hint", START, "--dice", "6-5", "--json"]) == 0
     h = json.loads(capsys.readouterr().out)
-    assert h["method"] == "rollout" and len(h["plays"]) >= 2 and h["plays"][0]["win"] is not None
+    assert h["method"] == "net" and h["ply"] == 0 and len(h["plays"]) == len(legal_plays(Position.from_string(START),
+                                                                                            (6, 5)))
+    assert h["plays"][0]["loss"] == 0.0 and h["gammons"]
+    assert main(["hint", START, "--dice", "6-5", "--ply", "1", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "net, 1-ply" in out and out.count("1-ply") >= 3
+    assert main(["hint", START, "--dice", "6-5", "--rollout", "3", "--truncate", "1", "--candidates", "2",
+                 "--json"]) == 0
+    h = json.loads(capsys.readouterr().out)
+    assert h["method"] == "rollout" and h["games"] == 3 and [p["how"] for p in h["plays"]].count("rollout") == 2
+    assert main(["hint", START, "--dice", "6-5", "--games", "2", "--bot", "random", "--candidates", "2",
+                 "--json"]) == 0
+    h = json.loads(capsys.readouterr().out)
+    assert h["method"] == "rollout" and h["games"] == 2
+    # no net for Mexican: an error line, exit status 2
+    assert main(["hint", "mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "--dice", "6-5"]) == 2
+    assert "no net is shipped" in capsys.readouterr().err
+    assert main(["hint", START, "--dice", "6-5", "--ply", "3"]) == 2
     # small Mini-Gam boards are solved on the spot and cached
     assert main(["hint", "minigam;checkers=2/w/bar,2/3,off", "--dice", "3-1", "--top", "1"]) == 0
     assert "exact" in capsys.readouterr().out
@@ -144,3 +292,9 @@ def test_cli_solve(tmp_path, capsys) -> None:
     assert main(["solve", "minigam", "--checkers", "9", "--out", str(out), "--quiet"]) == 2
     v = find_variant("minigam", checkers=2)
     assert v.checkers == 2
+
+
+def test_values_are_probabilities(std_net) -> None:
+    h = hint(Position.from_string(MID), (4, 4), net=std_net, ply=1)
+    vals = np.array([[rp.values[k] for k in nets.OUTPUTS_5] for rp in h.plays])
+    assert ((vals >= 0) & (vals <= 1)).all()

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 
 import pytest
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, RandomBot, evaluate
 from backgammon_lab.analysis.rollout import RolloutResult, play_out, rollout
-from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state
-from backgammon_lab.position import Roll
 from backgammon_lab.analysis.solve import solve
+from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state
 from backgammon_lab.game import Game
+from backgammon_lab.position import Roll
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +144,65 @@ def test_rollout_inputs_and_output(capsys) -> None:
         rollout(Position.start("minigam"), games=0)
     with pytest.raises(ValueError, match="Position, a Game or a TurnState"):
         rollout("minigam")  # type: ignore[arg-type]
+
+
+# -- variance reduction -------------------------------------------------------------------------
+
+
+def test_first_rolls_are_stratified_over_36_and_1296_outcomes() -> None:
+    from backgammon_lab.analysis.rollout import first_rolls
+
+    firsts = [first_rolls(3, i, 72) for i in range(72)]
+    assert all(len(f) == 1 for f in firsts)
+    assert sorted(f[0] for f in firsts[:36]) == [(a, b) for a in range(1, 7) for b in range(1, 7)]
+    assert firsts[36:] == firsts[:36]
+    pairs = [first_rolls(3, i, 1296) for i in range(1296)]
+    assert len(set(pairs)) == 1296 and all(len(p) == 2 for p in pairs)
+    assert first_rolls(4, 0, 72) != first_rolls(3, 0, 72) or first_rolls(4, 1, 72) != first_rolls(3, 1, 72)
+
+
+def test_play_out_stops_after_the_turns_asked() -> None:
+    s = advance(start_state("standard"), OpeningRoll(3, 1))[0]
+    bots: dict[str, Bot] = {"white": HeuristicBot(), "black": HeuristicBot()}
+    end = play_out(s, bots, random.Random(1), turns=3)  # the opening turn was begun before: 3 more
+    assert end.phase is Phase.ROLL and not end.reroll
+    forced = play_out(start_state("standard"), bots, random.Random(1), first=[(6, 2)], turns=1)
+    assert forced.phase is Phase.ROLL and forced.player == "black"  # White won the forced opening 6-2
+
+
+def test_reduced_rollout_has_a_smaller_error_than_a_plain_one(table3) -> None:
+    """A fixed Mini-Gam position, perfect play, the same number of games: stratified first rolls
+    and truncation after one turn (valued by the exact table) give a smaller reported error and a
+    smaller spread over seeds than a plain rollout, and both agree with the exact value."""
+    pos = Position.from_string("minigam;checkers=3/w/bar,3,off/5x2,off")
+    bot = PerfectMiniGamBot(table3)
+    exact = table3.value(pos)
+    plain, reduced = [], []
+    for seed in range(4):
+        p = rollout(pos, bot, games=216, seed=seed, progress=False)
+        r = rollout(pos, bot, games=216, seed=seed, progress=False, stratify=True, truncate=1, evaluator=table3)
+        assert not p.reduced and r.reduced and r.stratified and r.truncate == 1
+        assert r.stderr < p.stderr and r.plain_stderr == pytest.approx(math.sqrt(r.win * (1 - r.win) / 216))
+        assert abs(p.win - exact) < 4 * p.stderr and abs(r.win - exact) < 4 * r.stderr + 1e-9
+        plain.append(p.win)
+        reduced.append(r.win)
+    assert statistics.pstdev(reduced) < statistics.pstdev(plain)
+    assert "variance reduction" in str(r) and r.to_json()["plain_stderr"] == r.plain_stderr
+    assert "plain_stderr" not in p.to_json()  # a plain rollout reports what it always did
+
+
+def test_truncated_rollout_with_a_net() -> None:
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import Net
+
+    net = Net.create("standard", hidden=8, seed=2)
+    pos = Position.start("standard")
+    r = rollout(pos, NetBot(net), games=40, seed=1, progress=False, stratify=True, truncate=2)
+    assert r.truncated == 40 and r.wins == 0 and r.outcomes == {} and 0 < r.win < 1
+    assert len(r.samples) == 40 and all(0 < w < 1 for w, _ in r.samples)
+    assert r.to_json() == rollout(pos, NetBot(net), games=40, seed=1, progress=False, stratify=True,
+                                  truncate=2, workers=2, chunk=10).to_json()
+    with pytest.raises(ValueError, match="truncate is a whole number of turns, at least 1, or None, not 0"):
+        rollout(pos, NetBot(net), games=4, truncate=0, progress=False)
+    with pytest.raises(ValueError, match="chunk"):
+        rollout(pos, games=4, chunk=0, progress=False)

@@ -131,19 +131,52 @@ def _cmd_value(args: argparse.Namespace) -> int:
 
 def _cmd_hint(args: argparse.Namespace) -> int:
     from .hints import hint
+    from .solve import get_table, solvable
 
     pos = read_position(args.position, args.variant)
     if pos.is_over:
         raise BackgammonError(f"the game is over in {pos.to_string()!r}: nothing to play")
     dice = read_dice(args.dice)
-    table = _table_for(pos, args.table)
-    h = hint(pos, dice, games=args.games, seed=args.seed, bot=_bot(args.bot), workers=args.workers,
-             table=table, exact=None if table is not None else False, candidates=args.candidates,
-             progress=show_progress(args))
+    if args.table:
+        table = _table_for(pos, args.table)
+    else:  # the cached table (small boards solved on the spot), else the net says it
+        table = get_table(pos.variant, build=pos.variant.checkers <= 4) if solvable(pos.variant) else None
+        if table is None and solvable(pos.variant):
+            note(f"no solved {pos.variant.title} table is cached, so this is the net's estimate; "
+                 f"`{_solve_command(pos)}` computes the exact values once (about 2 minutes) and caches them")
+    games = args.rollout or (args.games if args.bot is not None else 0)  # --bot: a rollout by that bot
+    h = hint(pos, dice, ply=args.ply, rollout=games, truncate=args.truncate, seed=args.seed,
+             bot=_bot(args.bot) if args.bot is not None else None, workers=args.workers, table=table,
+             exact=None if table is not None else False, candidates=args.candidates, progress=show_progress(args))
     if args.json:
         print(json.dumps(h.to_json()))
     else:
         print(h.table(top=args.top))
+    return 0
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    import sys
+
+    from .analyse import analyse
+
+    if args.record == "-":
+        text = sys.stdin.read()
+    else:
+        with open(args.record, encoding="utf-8") as fh:
+            text = fh.read(50_000_001)
+    if len(text) > 50_000_000:
+        raise BackgammonError(f"{args.record!r} is too large for a game record")
+    a = analyse(text, ply=args.ply)
+    if args.svg:
+        with open(args.svg, "w", encoding="utf-8") as fh:
+            fh.write(a.svg())
+    if args.json:
+        print(json.dumps(a.to_json(), sort_keys=True))
+    else:
+        print(a.summary())
+        print()
+        print(a.table(all_decisions=args.all))
     return 0
 
 
@@ -218,8 +251,22 @@ def add_subcommands(sub: Any) -> None:
     hi.add_argument("--dice", required=True, help="the roll, e.g. 6-5")
     hi.add_argument("--top", type=positive_int, default=None, help="show only the best N plays")
     hi.add_argument("--candidates", type=positive_int, default=None,
-                    help="roll out only the N plays the heuristic likes most")
-    hi.set_defaults(func=_cmd_hint)
+                    help="look deeper (or roll out) only the best N plays (default 8)")
+    hi.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="the net's look-ahead in rolls (default 0: the net on each play's position)")
+    hi.add_argument("--rollout", type=positive_int, default=None, metavar="N",
+                    help="roll the best plays out N games each with the net's bot (variance reduced)")
+    hi.add_argument("--truncate", type=positive_int, default=None, metavar="T",
+                    help="stop each rollout game after T turns and let the net value it")
+    hi.set_defaults(func=_cmd_hint, bot=None)  # --bot heuristic|random: a rollout of --games by that bot
+
+    an = sub.add_parser("analyse", help="analyse a game record: every decision judged, error rates, luck")
+    an.add_argument("record", metavar="RECORD", help="a game record (JSON, as Game.to_json writes it), or - for stdin")
+    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=0, help="the net's look-ahead (default 0)")
+    an.add_argument("--json", action="store_true", help="print JSON")
+    an.add_argument("--svg", metavar="PATH", help="also write the chart of White's winning chance to PATH")
+    an.add_argument("--all", action="store_true", help="list every decision (default: only the marked ones)")
+    an.set_defaults(func=_cmd_analyse)
 
     so = sub.add_parser("solve", help="solve Mini-Gam exactly and cache the table")
     so.add_argument("game", choices=("minigam",), metavar="GAME", help="the game to solve: minigam")

@@ -1,15 +1,32 @@
-"""Hints: every legal play of a roll ranked by winning chance, and Mexican's own decisions.
+"""Hints: every legal play of a roll ranked by a net (or exactly), and Mexican's own decisions.
 
-* :func:`hint` -- for a position and dice, every legal play with the mover's winning chance after
-  it, best first: **exact** in Mini-Gam when the solved table is at hand
-  (:mod:`backgammon_lab.analysis.solve`), otherwise by a rollout of each play (same seed for every
-  play, so their differences are measured on the same dice). :meth:`Hint.error` gives the
-  error of any play against the best, :meth:`Hint.arrows` the steps to draw with
+* :func:`hint` -- for a position and dice, every legal play with the mover's winning chance and
+  cubeless equity after it, best first, and the loss of each against the best. **Exact** in
+  Mini-Gam when the solved table is at hand (:mod:`backgammon_lab.analysis.solve`); otherwise the
+  variant's net (:mod:`backgammon_lab.analysis.nets`) at ``ply`` 0 (the default), 1 or 2, and
+  optionally a rollout of the best candidates with the net's bot and variance reduction
+  (``rollout=N``). :meth:`Hint.error` gives the winning chance any play gives up,
+  :meth:`Hint.loss` its equity loss, :meth:`Hint.arrows` the steps to draw with
   ``backgammon_lab.svg.board(position, arrows=...)``.
 * :func:`opening_hint` -- Mexican M2: keep the opening dice or roll both again.
 * :func:`doubles_hint` -- Mexican M8: which doubles to name after a Mexican, all six ranked.
 
-Winning chances are always for the player who makes the decision.
+Plies (the net's look-ahead)
+    0-ply: the net on the position each play reaches (all candidates in one batched call; after
+    a Mexican, the best of the six named doubles' best plays). 1-ply: the average over the 21
+    rolls that may come next of the best reply (chosen by the net at 0-ply), valued by the net.
+    2-ply: one more roll of the same. The engine's state after each play says who acts next, so
+    Mexican chains (doubles or named doubles played in full, the same player rolling again) keep
+    the player's own point of view: a ply is a roll of the dice, not a change of player.
+
+    Deeper plies are only spent on the plays worth it, as GNU Backgammon's "normal" move filter
+    does (``movefilters.inc``): 1-ply looks at the best 8 plays of 0-ply that are within 0.16
+    equity of the best, 2-ply at the best 2 of those at 1-ply within 0.04 (``filters=``). The
+    others keep the value of the deepest ply they reached, shown in the table.
+
+Winning chances and equities are for the player who makes the decision. Equity is cubeless, in
+points a game: ``2 win - 1`` plus gammons and backgammons in standard backgammon (the net's five
+outputs), ``2 win - 1`` elsewhere.
 """
 
 from __future__ import annotations
@@ -18,21 +35,217 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import MakePlay, Phase, advance, dice_state, position_state
+import numpy as np
+
+from ..engine import (
+    ALL_ROLLS,
+    KEEP,
+    REROLL,
+    Action,
+    MakePlay,
+    NameDoubles,
+    Phase,
+    TurnState,
+    advance,
+    dice_state,
+)
 from ..errors import AnalysisError, TableMissingError
 from ..game import Game
 from ..position import Play, Position, Roll, Step
-from ..rules import legal_plays
-from .bots import Bot, HeuristicBot, evaluate
-from .rollout import rollout
 from .table import Table, fmt_prob
 
-__all__ = ["hint", "Hint", "RankedPlay", "opening_hint", "doubles_hint", "Decision", "DecisionHint"]
+__all__ = ["hint", "Hint", "RankedPlay", "opening_hint", "doubles_hint", "Decision", "DecisionHint",
+           "Evaluator", "evaluator_for", "FILTERS"]
+
+#: GNU Backgammon's "normal" move filter: 1-ply for at most 8 plays within 0.16 equity of the best
+#: at 0-ply, 2-ply for at most 2 plays within 0.04 of the best at 1-ply.
+FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
+
+_EPS = 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# evaluators: the net, or the solved Mini-Gam table
+
+
+def _equity(row: np.ndarray) -> float:
+    v = row
+    e = 2.0 * float(v[0]) - 1.0
+    if v.shape[-1] == 5:
+        e += float(v[1] + v[2] - v[3] - v[4])
+    return e
+
+
+def _flip(row: np.ndarray) -> np.ndarray:
+    from .nets import flip
+
+    return flip(row)
+
+
+class Evaluator:
+    """Values of engine states for the side to act, as rows of outputs (1: the winning chance, or
+    5: win, win a gammon, win a backgammon, lose a gammon, lose a backgammon), by a net or, for
+    Mini-Gam, exactly by the solved table. ``kind`` is ``"net"`` or ``"exact"``.
+
+    The search (plies, Mexican chains) is :meth:`state_value`; :meth:`play_values` values every
+    legal play of a state at 0-ply in one batch.
+    """
+
+    def __init__(self, net: Any = None, table: Any = None) -> None:
+        if (net is None) == (table is None):
+            raise AnalysisError("an Evaluator takes a net or a table")
+        self.net = net
+        self.table = table
+        self.kind = "exact" if table is not None else "net"
+        self.outputs: tuple[str, ...] = ("win",) if table is not None else tuple(net.outputs)
+        self.variant = table.variant if table is not None else net.variant
+        self._roll: dict[tuple[Position, int], np.ndarray] = {}
+
+    @property
+    def gammons(self) -> bool:
+        """True when the values have the five outputs (gammons and backgammons)."""
+        return len(self.outputs) == 5
+
+    def check(self, position: Position) -> None:
+        """Raise :class:`AnalysisError` unless ``position`` is of this evaluator's variant."""
+        if position.variant != self.variant:
+            raise AnalysisError(f"this {self.kind} evaluator values {self.variant!r}, not {position.variant!r}")
+
+    # -- leaves ----------------------------------------------------------------------------------
+    def roll_row(self, position: Position) -> np.ndarray:
+        """0-ply: the values of ``position.turn``, about to roll."""
+        if self.table is not None:
+            return np.array([self.table.value(position)])
+        return np.asarray(self.net.evaluate_position(position), dtype=np.float64)
+
+    def over_row(self, state: TurnState) -> np.ndarray:
+        """The values of a finished game for ``state.player`` (the winner, who made the last play)."""
+        if self.table is not None:
+            return np.array([1.0 if state.winner == state.player else 0.0])
+        pos = state.position
+        i = 0 if pos.turn == "white" else 1
+        row = self.net.outcome_rows(np.asarray([pos.board()]), np.asarray([pos.off[1 - i]]))[0]
+        return row if state.winner == state.player else _flip(row)
+
+    def play_values(self, state: TurnState) -> np.ndarray:
+        """0-ply values for the mover of every play of ``state.plays`` (rows, in order), in one batch."""
+        from .nets import candidate_values, play_board
+
+        plays = state.plays
+        assert plays is not None and state.roll is not None
+        boards = [play_board(p) for p in plays]
+        pos = state.turn_start
+        if self.table is not None:
+            opp = pos.off[1 if pos.turn == "white" else 0]
+            return np.array([[self.table.value_board_after(b, opp)] for b in boards])
+        return np.asarray(candidate_values(self.net, pos, state.roll.dice, state.named, boards, plays.length,
+                                           lookahead=True, ply=0), dtype=np.float64)
+
+    # -- the search ------------------------------------------------------------------------------
+    def state_value(self, state: TurnState, ply: int = 0) -> np.ndarray:
+        """The values of ``state.player`` (the side to act) at ``state``, looking ``ply`` rolls ahead.
+
+        ``roll``: the net (ply 0) or the average over the 21 rolls of the best play; ``play``: the
+        best play (chosen at 0-ply, valued at ``ply``); ``name``: the best of the six doubles;
+        ``choice``: the better of keeping and rolling again; ``over``: the result.
+        """
+        ph = state.phase
+        if ph is Phase.OVER:
+            return self.over_row(state)
+        if ph is Phase.ROLL:
+            key = (state.position, ply)
+            row = self._roll.get(key)
+            if row is None:
+                if ply == 0 or self.table is not None:
+                    row = self.roll_row(state.position)
+                else:
+                    row = np.sum([p * self.dice_value(state.position, r, ply - 1) for r, p in ALL_ROLLS], axis=0)
+                self._roll[key] = row
+            return row
+        if ph is Phase.PLAY:
+            return self.best_play(state, ply)[1]
+        if ph is Phase.NAME:
+            rows = [self.after_value(state, NameDoubles(k), ply) for k in range(1, 7)]
+            return rows[int(np.argmax([_equity(r) for r in rows]))]
+        if ph is Phase.CHOICE:
+            rows = [self.after_value(state, KEEP, ply), self.after_value(state, REROLL, ply)]
+            return rows[int(np.argmax([_equity(r) for r in rows]))]
+        raise AnalysisError(f"no value before the opening roll ({state.hint()}); roll the opening first")
+
+    def dice_value(self, position: Position, roll: Roll, ply: int) -> np.ndarray:
+        """The values of ``position.turn`` once it has rolled ``roll``: its best play's."""
+        d = dice_state(position, roll)
+        if d.phase is Phase.PLAY:
+            return self.best_play(d, ply)[1]
+        row = self.state_value(d, ply)
+        return row if d.player == position.turn else _flip(row)
+
+    def best_play(self, state: TurnState, ply: int = 0) -> tuple[int, np.ndarray]:
+        """The index of the best play of ``state`` by the net at 0-ply and its values at ``ply``."""
+        rows = self.play_values(state)
+        i = int(np.argmax([_equity(r) for r in rows]))
+        if ply == 0 or self.table is not None:
+            return i, rows[i]
+        assert state.plays is not None
+        return i, self.after_value(state, MakePlay(state.plays[i]), ply)
+
+    def after_value(self, state: TurnState, action: Action, ply: int) -> np.ndarray:
+        """The values for ``state.player`` (the decider) of the state ``action`` leads to."""
+        nxt = advance(state, action)[0]
+        row = self.state_value(nxt, ply)
+        return row if nxt.player == state.player else _flip(row)
+
+
+def evaluator_for(position: Position, *, net: Any = None, table: Any = None, exact: bool | None = None
+                  ) -> Evaluator:
+    """The evaluator a hint uses for ``position``: the solved table for Mini-Gam when one is cached
+    (``table`` gives one; boards of up to 4 checkers are solved on the spot) unless ``exact`` is
+    False, else ``net`` or the variant's shipped net. Raises
+    :class:`~backgammon_lab.errors.TableMissingError` when neither is there."""
+    v = position.variant
+    if table is not None and exact is not False:
+        if table.variant != v:
+            raise AnalysisError(f"the table solves {table.variant!r}, not {v!r}")
+        return Evaluator(table=table)
+    if exact is not False and net is None:
+        from .solve import get_table, solvable
+
+        if solvable(v):
+            t = get_table(v, build=v.checkers <= 4)
+            if t is not None:
+                return Evaluator(table=t)
+            if exact:
+                raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve "
+                                        f"minigam{' --checkers ' + str(v.checkers) if v.checkers != 8 else ''}`")
+    if exact:
+        raise TableMissingError(f"no exact values for {v!r}: only Mini-Gam is solved")
+    if net is None:
+        from .nets import shipped_net
+
+        net = shipped_net(v)
+        if net is None:
+            raise TableMissingError(f"no net is shipped for {v!r}; train one with `backgammon-lab train {v.name} "
+                                    "--games N`, or pass net=")
+    net.check_variant(v)
+    return Evaluator(net=net)
+
+
+# ---------------------------------------------------------------------------------------------
+# hints
 
 
 @dataclass
 class RankedPlay:
-    """One play with the mover's winning chance after it and its error against the best."""
+    """One play with the mover's values after it and its loss against the best.
+
+    ``win``: the winning chance after the play; ``error``: the winning chance it gives up against
+    the best play; ``equity``: cubeless equity (points a game); ``loss``: the equity it gives up
+    (never negative). ``how``: what valued it (``"exact"``, ``"0-ply"``, ``"1-ply"``, ``"2-ply"``,
+    ``"rollout"``); ``values``: the net's outputs. Rollouts add ``stderr`` (of ``win``),
+    ``equity_stderr`` and ``loss_stderr`` (the error of the loss, from the games paired by their
+    dice); ``close`` says the loss is within two of those errors, so the two plays cannot be told
+    apart by this rollout.
+    """
 
     rank: int
     play: Play
@@ -40,6 +253,13 @@ class RankedPlay:
     win: float | None
     stderr: float | None
     error: float | None
+    equity: float | None = None
+    loss: float | None = None
+    how: str = ""
+    values: dict[str, float] = field(default_factory=dict)
+    equity_stderr: float | None = None
+    loss_stderr: float | None = None
+    close: bool = False
 
     @property
     def arrows(self) -> tuple[Step, ...]:
@@ -49,34 +269,54 @@ class RankedPlay:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the play as move text and as [start, end] steps)."""
         return {"rank": self.rank, "play": self.text, "steps": [[s.start, s.end] for s in self.play.steps],
-                "win": self.win, "stderr": self.stderr, "error": self.error}
+                "win": self.win, "stderr": self.stderr, "error": self.error, "equity": self.equity,
+                "loss": self.loss, "how": self.how, "values": dict(self.values),
+                "equity_stderr": self.equity_stderr, "loss_stderr": self.loss_stderr, "close": self.close}
 
 
 @dataclass
 class Hint:
-    """The legal plays of ``dice`` in ``position``, best first (see :func:`hint`)."""
+    """The legal plays of ``dice`` in ``position``, best first (see :func:`hint`).
+
+    ``method``: ``"exact"``, ``"net"`` (at ``ply``), ``"rollout"`` (``games`` a play, ``seed``,
+    ``truncate``) or ``"none"`` (no legal move).
+    """
 
     position: Position
     dice: Roll
     plays: list[RankedPlay]
-    method: str  # "exact", "rollout" or "none" (one legal play or none)
+    method: str
     games: int = 0
     seed: int = 0
     bot: str = ""
+    ply: int = 0
+    named: bool = False
+    gammons: bool = False
+    truncate: int | None = None
+    notes: str = ""
 
     @property
     def best(self) -> RankedPlay:
         """The best play."""
         return self.plays[0]
 
-    def find(self, play: Play | Position | str) -> RankedPlay:
-        """The ranked entry of a play given as a Play, its resulting Position or move text."""
-        if isinstance(play, str):
-            target = legal_plays(self.position, self.dice).find(play).position
-        elif isinstance(play, Play):
-            target = play.position
-        else:
+    def find(self, play: Play | Position | str | Sequence[Any]) -> RankedPlay:
+        """The ranked entry of a play given as a Play, its resulting Position, move text or its steps."""
+        st = dice_state(self.position, self.dice, named=self.named)
+        if isinstance(play, Position):
             target = play
+        elif isinstance(play, (str, Play, list, tuple)) and st.phase is Phase.PLAY:
+            from ..engine import as_action
+
+            try:
+                act = as_action(st, play)
+            except ValueError as e:
+                raise AnalysisError(f"{play!r} is not a legal play of {self.dice} in {self.position.to_string()!r}: "
+                                    f"{e}") from None
+            assert isinstance(act, MakePlay)
+            target = act.play.position
+        else:
+            raise AnalysisError(f"{play!r} is not a legal play of {self.dice} in {self.position.to_string()!r}")
         for rp in self.plays:
             if rp.play.position == target:
                 return rp
@@ -86,8 +326,15 @@ class Hint:
         """How much winning chance ``play`` gives up against the best play (0 for the best)."""
         rp = self.find(play)
         if rp.error is None:
-            raise AnalysisError(f"{rp.text} was not evaluated (only the top candidates were rolled out)")
+            raise AnalysisError(f"{rp.text} was not evaluated")
         return rp.error
+
+    def loss(self, play: Play | Position | str) -> float:
+        """How much equity ``play`` gives up against the best play (0 for the best)."""
+        rp = self.find(play)
+        if rp.loss is None:
+            raise AnalysisError(f"{rp.text} was not evaluated")
+        return rp.loss
 
     def arrows(self, rank: int = 1) -> tuple[Step, ...]:
         """The steps of the play ranked ``rank`` (1 = best), for the board's arrows."""
@@ -99,23 +346,62 @@ class Hint:
 
         return svg.board(self.position, arrows=self.arrows(rank), dice=self.dice.dice, **options)
 
+    @property
+    def how(self) -> str:
+        """What the values are, in words (for the table's title)."""
+        if self.method == "exact":
+            return "exact, perfect play"
+        if self.method == "rollout":
+            cut = f", truncated after {self.truncate} turns" if self.truncate else ""
+            return f"rollout, {self.games} games a play, seed {self.seed}, {self.bot}{cut}"
+        if self.method == "net":
+            return f"net, {self.ply}-ply"
+        return "no legal move"
+
     def table(self, top: int | None = None) -> Table:
         """The ranked plays as a table (the first ``top`` only, if given)."""
+        rollout = any(rp.stderr is not None for rp in self.plays)
         rows = []
         for rp in self.plays[:top]:
-            rows.append([rp.rank, rp.text or "(no move)", fmt_prob(rp.win, 2),
-                         "" if rp.stderr is None else fmt_prob(rp.stderr, 2),
-                         "" if rp.error is None else f"{rp.error * 100:.2f}"])
-        how = {"exact": "exact, perfect play", "rollout": f"rollout, {self.games} games a play, seed {self.seed}, "
-               f"{self.bot}", "none": "no choice"}.get(self.method, self.method)
-        return Table(["#", "play", "win", "±", "error %"], rows,
-                     title=f"{self.position.turn.capitalize()} to play {self.dice} ({how})",
-                     align=["right", "left", "right", "right", "right"])
+            row: list[Any] = [rp.rank, rp.text or "(no move)", rp.how, fmt_prob(rp.win, 1)]
+            if self.gammons:
+                row += [fmt_prob(rp.values.get("win_gammon"), 1) if rp.values else "-",
+                        fmt_prob(rp.values.get("lose_gammon"), 1) if rp.values else "-",
+                        "-" if rp.equity is None else f"{rp.equity:+.3f}",
+                        "-" if rp.loss is None else f"{rp.loss:.3f}"]
+            else:
+                row.append("-" if rp.error is None else f"{rp.error * 100:.2f}")
+            if rollout:
+                err = rp.loss_stderr if self.gammons else (None if rp.loss_stderr is None else rp.loss_stderr / 2)
+                scale = 1.0 if self.gammons else 100.0
+                row.append("" if err is None else f"{err * scale:.{3 if self.gammons else 2}f}")
+                row.append("~" if rp.close else "")
+            rows.append(row)
+        cols = ["#", "play", "by", "win"]
+        align = ["right", "left", "left", "right"]
+        if self.gammons:
+            cols += ["gammon", "lose g.", "equity", "loss"]
+            align += ["right"] * 4
+        else:
+            cols.append("loss %")
+            align.append("right")
+        notes = self.notes
+        if rollout:
+            cols += ["±", ""]
+            align += ["right", "left"]
+            extra = ("±: the error of the loss (games paired by their dice); ~: within two errors of the best "
+                     "play, so this rollout cannot tell them apart")
+            notes = f"{notes}\n{extra}" if notes else extra
+        named = " (named doubles)" if self.named else ""
+        return Table(cols, rows, title=f"{self.position.turn.capitalize()} to play {self.dice}{named} ({self.how})",
+                     align=align, notes=notes)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"position": self.position.to_json(), "dice": list(self.dice.dice), "method": self.method,
-                "games": self.games, "seed": self.seed, "plays": [rp.to_json() for rp in self.plays]}
+        return {"position": self.position.to_json(), "dice": list(self.dice.dice), "named": self.named,
+                "method": self.method, "ply": self.ply, "games": self.games, "seed": self.seed,
+                "truncate": self.truncate, "gammons": self.gammons,
+                "plays": [rp.to_json() for rp in self.plays]}
 
     def __str__(self) -> str:
         return str(self.table())
@@ -124,76 +410,210 @@ class Hint:
         return self.table()._repr_html_()
 
 
-def _exact_table(position: Position) -> Any:
-    from .solve import get_table, solvable
-
-    if not solvable(position.variant):
-        return None
-
-    return get_table(position.variant, build=position.variant.checkers <= 4)
+def _ply(ply: Any) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 2:
+        raise AnalysisError(f"ply is 0, 1 or 2, not {ply!r}")
+    return ply
 
 
-def _heuristic_order(plays: Sequence[Play]) -> list[Play]:
-    def score(p: Play) -> float:
-        pos = p.position
-        return evaluate(pos.board(), pos.variant, pos.off[1 if pos.turn == "white" else 0])
-
-    return sorted(plays, key=score, reverse=True)
+def _count(n: Any, what: str, low: int = 1) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < low:
+        raise AnalysisError(f"{what} is a whole number, at least {low}, not {n!r}")
+    return n
 
 
-def hint(position: Position, dice: Any, *, games: int = 200, seed: int = 0, bot: Bot | None = None,
-         workers: int = 1, progress: bool = False, exact: bool | None = None, named: bool = False,
-         candidates: int | None = None, table: Any = None) -> Hint:
-    """Every legal play of ``dice`` for the side to move, ranked by its winning chance after it.
+def _filter(order: list[int], scores: dict[int, float], count: int, threshold: float) -> list[int]:
+    """The best ``count`` of ``order`` (sorted best first) within ``threshold`` of the best."""
+    if not order:
+        return []
+    top = scores[order[0]]
+    return [i for i in order if top - scores[i] <= threshold + _EPS][:count]
 
-    Mini-Gam uses the solved table when it is cached (``table`` gives one; ``exact=False``
-    forces rollouts; boards of up to 4 checkers are solved on the spot). Otherwise each play is
-    rolled out ``games`` times with ``bot`` (default :class:`HeuristicBot`) and the same
-    ``seed``; ``candidates`` limits the rollouts to that many plays, the best by the heuristic
-    evaluation (the others are listed after them, unrated). ``named`` marks the dice as doubles
-    named after a Mexican (it changes nothing but the record of the turn).
+
+def _values_dict(outputs: Sequence[str], row: np.ndarray) -> dict[str, float]:
+    return {k: float(x) for k, x in zip(outputs, row, strict=True)}
+
+
+def _play_state(position: Position, roll: Roll, named: bool) -> TurnState:
+    if position.is_over:
+        raise AnalysisError(f"the game is over in {position.to_string()!r}: nothing to play")
+    return dice_state(position, roll, named=named)
+
+
+def hint(position: Position, dice: Any, *, ply: int = 0, net: Any = None, named: bool = False,
+         exact: bool | None = None, table: Any = None, rollout: int = 0, truncate: int | None = None,
+         seed: int = 0, candidates: int | None = None, filters: Sequence[tuple[int, float]] = FILTERS,
+         workers: int = 1, executor: Any = None, progress: bool = False, bot: Any = None,
+         games: int | None = None, evaluator: Evaluator | None = None) -> Hint:
+    """Every legal play of ``dice`` for the side to move, ranked, best first.
+
+    Mini-Gam is exact from the solved table when it is cached (``table`` gives one, ``exact=False``
+    uses the net instead; boards of up to 4 checkers are solved on the spot). Elsewhere the net
+    (``net``, default the variant's shipped net) at ``ply`` 0, 1 or 2 (see the module docstring;
+    ``filters`` are the move filters of the deeper plies, ``candidates`` overrides the first
+    one's count).
+
+    ``rollout=N`` (``games=N`` is the older spelling) then rolls out the best ``candidates``
+    (default 8) plays within 0.16 equity of the best, ``N`` games each, played by the net's bot
+    (or ``bot``), with the same seed for every play (the same dice, game by game), the first rolls
+    stratified over the 36 (from 1,296 games, 1,296) outcomes, and ``truncate`` turns then the net
+    (None: to the end); ``workers``/``executor`` spread the games (see
+    :func:`~backgammon_lab.analysis.rollout.rollout`). ``named`` marks the dice as doubles named
+    after a Mexican. ``evaluator`` reuses an :class:`Evaluator` (and its cache) across calls.
     """
     roll = Roll.parse(dice)
-    plays = list(legal_plays(position, roll))
-    mover = position.turn
-    t = table
-    if t is None and exact is not False:
-        t = _exact_table(position)
-    if exact and t is None:
-        raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve minigam`")
-    if t is not None and exact is not False:
-        scored = [(t.value_after(p.position), None, p) for p in plays]
-        return _ranked(position, roll, scored, "exact")
-    if len(plays) == 1:
-        return _ranked(position, roll, [(None, None, plays[0])], "none")
-    bot = bot if bot is not None else HeuristicBot()
-    ordered = _heuristic_order(plays) if candidates else plays
-    chosen = ordered[:candidates] if candidates else ordered
-    start = dice_state(position, roll, named=named)
-    scored_r: list[tuple[float | None, float | None, Play]] = []
-    for p in chosen:
-        g = advance(start, MakePlay(p))[0]
-        if g.phase is Phase.OVER:
-            scored_r.append((1.0 if g.winner == mover else 0.0, 0.0, p))
-            continue
-        r = rollout(g, bot, games=games, seed=seed, workers=workers, progress=progress, player=mover)
-        scored_r.append((r.win, r.stderr, p))
-    scored_r += [(None, None, p) for p in ordered[len(chosen):]]
-    out = _ranked(position, roll, scored_r, "rollout")
-    out.games, out.seed, out.bot = games, seed, getattr(bot, "name", type(bot).__name__)
+    ply = _ply(ply)
+    games = rollout if games is None else games
+    if games:
+        _count(games, "rollout")
+    if candidates is not None:
+        _count(candidates, "candidates")
+    state = _play_state(position, roll, named)
+    if state.phase is not Phase.PLAY:  # no legal move
+        empty = Play((), position)
+        return Hint(position, roll, [RankedPlay(1, empty, "", None, None, None, how="none")], "none", named=named)
+    if games and bot is not None and net is None and getattr(bot, "net", None) is not None:
+        net = bot.net
+    ev: Evaluator | None
+    try:
+        ev = evaluator if evaluator is not None else evaluator_for(position, net=net, table=table, exact=exact)
+        ev.check(position)
+    except TableMissingError:
+        if not (games and bot is not None) or exact:
+            raise
+        ev = None  # an explicit rollout by a bot of the caller's, with no net to rank the plays first
+    plays = list(state.plays or ())
+    ranked: dict[int, dict[str, Any]] = {}
+    if ev is None:
+        order = _heuristic_order(state.turn_start, plays)
+        ranked = {i: {"how": "unrated", "order": k} for k, i in enumerate(order)}
+        method = "rollout"
+    else:
+        rows0 = ev.play_values(state)
+        for i in range(len(plays)):
+            how = "exact" if ev.kind == "exact" else "0-ply"
+            ranked[i] = {"row": rows0[i], "how": how, "rows": {how: rows0[i]}}
+        method = "exact" if ev.kind == "exact" else "net"
+    if ev is not None and ev.kind == "net":
+        flist = list(filters)
+        if candidates is not None and flist:
+            flist[0] = (candidates, flist[0][1])
+        for depth in range(1, ply + 1):
+            scores = {i: _equity(ranked[i]["row"]) for i in ranked}
+            order = sorted(scores, key=lambda i: (-scores[i], i))
+            prev = [i for i in order if ranked[i]["how"] == f"{depth - 1}-ply"]  # the plays that may go deeper
+            count, threshold = flist[min(depth, len(flist)) - 1] if flist else (len(plays), 1e9)
+            for i in _filter(prev, scores, count, threshold):
+                row = ev.after_value(state, MakePlay(plays[i]), depth)
+                ranked[i].update(row=row, how=f"{depth}-ply")
+                ranked[i]["rows"][f"{depth}-ply"] = row
+    gammons = ev.gammons if ev is not None else position.variant.gammons
+    out = Hint(position, roll, [], method, ply=ply if method == "net" else 0, named=named, gammons=gammons)
+    if games and method != "exact":
+        _rollout_plays(out, ev, state, plays, ranked, games=games, seed=seed, truncate=truncate,
+                       count=candidates or (FILTERS[0][0] if ev is not None else len(plays)),
+                       threshold=FILTERS[0][1] if ev is not None else 1e9, bot=bot,
+                       workers=workers, executor=executor, progress=progress)
+    _rank(out, plays, ranked, ev.outputs if ev is not None else ())
     return out
 
 
-def _ranked(position: Position, roll: Roll, scored: list[tuple[float | None, float | None, Play]],
-            method: str) -> Hint:
-    rated = sorted((s for s in scored if s[0] is not None), key=lambda s: -s[0])  # type: ignore[operator]
-    unrated = [s for s in scored if s[0] is None]
-    best = rated[0][0] if rated else None
-    out = []
-    for i, (win, err, play) in enumerate(rated + unrated, 1):
-        error = None if win is None or best is None else best - win
-        out.append(RankedPlay(i, play, str(play), win, err, error))
-    return Hint(position, roll, out, method if rated else "none")
+def _heuristic_order(position: Position, plays: Sequence[Play]) -> list[int]:
+    """Indices of ``plays``, best first by the hand-made evaluation (for bots without a net)."""
+    from .bots import evaluate
+
+    def score(i: int) -> float:
+        pos = plays[i].position
+        return evaluate(pos.board(), pos.variant, pos.off[1 if pos.turn == "white" else 0])
+
+    return sorted(range(len(plays)), key=lambda i: (-score(i), i))
+
+
+def _depth_key(how: str) -> int:
+    return {"rollout": 4, "2-ply": 3, "1-ply": 2, "0-ply": 1, "exact": 5}.get(how, 0)
+
+
+def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outputs: Sequence[str]) -> None:
+    """Fill ``out.plays``: the deepest evaluations first, each group by equity (unrated plays last)."""
+    def eq(i: int) -> float | None:
+        r = ranked[i]
+        if "equity" in r:
+            return float(r["equity"])
+        return _equity(r["row"]) if "row" in r else None
+
+    def win(i: int) -> float | None:
+        r = ranked[i]
+        if "win" in r:
+            return float(r["win"])
+        return float(r["row"][0]) if "row" in r else None
+
+    def key(i: int) -> tuple[int, float, int]:
+        e = eq(i)
+        return (-_depth_key(ranked[i]["how"]), -(e if e is not None else -1e9), ranked[i].get("order", i))
+
+    order = sorted(ranked, key=key)
+    best = order[0]
+    for rank, i in enumerate(order, 1):
+        r = ranked[i]
+        w, e = win(i), eq(i)
+        # the loss is measured against the best play valued the same way (the best play went
+        # through every ply the others reached)
+        same = ranked[best].get("rows", {}).get(r["how"])
+        best_eq: float | None
+        best_win: float | None
+        if same is not None and r["how"] != ranked[best]["how"]:
+            best_eq, best_win = _equity(same), float(same[0])
+        else:
+            best_eq, best_win = eq(best), win(best)
+        rp = RankedPlay(rank, plays[i], str(plays[i]), w, r.get("stderr"),
+                        None if w is None or best_win is None else best_win - w, e,
+                        None if e is None or best_eq is None else max(0.0, best_eq - e), r["how"],
+                        _values_dict(outputs, r["row"]) if "row" in r and r["how"] != "rollout" and outputs else {},
+                        r.get("equity_stderr"), r.get("loss_stderr"))
+        if rp.loss_stderr is not None and i != best and rp.loss is not None:
+            rp.close = rp.loss < 2 * rp.loss_stderr
+        out.plays.append(rp)
+
+
+def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: list[Play], ranked: dict[int, dict[str, Any]],
+                   *, games: int, seed: int, truncate: int | None, count: int, threshold: float, bot: Any,
+                   workers: int, executor: Any, progress: bool) -> None:
+    from .rollout import rollout as run
+    from .rollout import stratified_stderr
+
+    if bot is None:
+        assert ev is not None and ev.net is not None
+        from .netbot import NetBot
+
+        bot = NetBot(ev.net)
+    evaluator = ev.net if ev is not None else None
+    if ev is not None:
+        scores = {i: _equity(ranked[i]["row"]) for i in ranked}
+        order = sorted(scores, key=lambda i: (-scores[i], i))
+        chosen = _filter(order, scores, count, threshold)
+    else:
+        chosen = sorted(ranked, key=lambda i: ranked[i]["order"])[:count]
+    mover = state.player
+    samples: dict[int, list[float]] = {}
+    for i in chosen:
+        after = advance(state, MakePlay(plays[i]))[0]
+        if after.phase is Phase.OVER:
+            won = after.winner == mover
+            e = float(after.points if won else -after.points)
+            ranked[i].update(how="rollout", win=1.0 if won else 0.0, equity=e, stderr=0.0, equity_stderr=0.0)
+            samples[i] = [ranked[i]["equity"]] * games
+            continue
+        r = run(after, bot, games=games, seed=seed, workers=workers, executor=executor, progress=progress,
+                player=mover, stratify=True, truncate=truncate, evaluator=evaluator if truncate else None)
+        ranked[i].update(how="rollout", win=r.win, equity=r.points, stderr=r.stderr, equity_stderr=r.points_stderr)
+        samples[i] = [p for _, p in r.samples]
+    if samples:
+        best = max(samples, key=lambda i: (ranked[i]["equity"], -i))
+        for i, s in samples.items():
+            diffs = [a - b for a, b in zip(samples[best], s, strict=True)]
+            ranked[i]["loss_stderr"] = stratified_stderr(diffs)
+    out.method, out.games, out.seed, out.truncate = "rollout", games, seed, truncate
+    out.bot = getattr(bot, "name", type(bot).__name__)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -202,14 +622,17 @@ def _ranked(position: Position, roll: Roll, scored: list[tuple[float | None, flo
 
 @dataclass
 class Decision:
-    """One option of a decision, with the decider's winning chance and the play it leads to."""
+    """One option of a decision, with the decider's winning chance and equity, and the play it
+    leads to. ``error``: winning chance given up against the best option; ``loss``: equity."""
 
     rank: int
     option: Any
     win: float
-    stderr: float
+    stderr: float | None
     error: float
     play: str = ""
+    equity: float = 0.0
+    loss: float = 0.0
 
 
 @dataclass
@@ -223,34 +646,49 @@ class DecisionHint:
     seed: int
     notes: str = ""
     details: dict[Any, Any] = field(default_factory=dict)
+    method: str = "net"
+    ply: int = 0
 
     @property
     def best(self) -> Decision:
         """The best option."""
         return self.options[0]
 
+    def find(self, option: Any) -> Decision:
+        """The entry of ``option`` (``"keep"``/``"reroll"``, or a number 1..6)."""
+        for d in self.options:
+            if d.option == option or str(d.option) == str(option):
+                return d
+        raise AnalysisError(f"{option!r} is not an option of this decision: {[d.option for d in self.options]}")
+
     def error(self, option: Any) -> float:
         """The winning chance ``option`` gives up against the best."""
-        for d in self.options:
-            if d.option == option:
-                return d.error
-        raise AnalysisError(f"{option!r} is not an option of this decision: {[d.option for d in self.options]}")
+        return self.find(option).error
+
+    def loss(self, option: Any) -> float:
+        """The equity ``option`` gives up against the best."""
+        return self.find(option).loss
 
     def table(self) -> Table:
         """The ranked options as a table."""
         label = "option" if self.kind == "opening" else "name"
         rows = [[d.rank, f"{d.option}-{d.option}" if self.kind == "name" else d.option, d.play,
-                 fmt_prob(d.win, 2), fmt_prob(d.stderr, 2), f"{d.error * 100:.2f}"] for d in self.options]
+                 fmt_prob(d.win, 2), "" if d.stderr is None else fmt_prob(d.stderr, 2), f"{d.equity:+.3f}",
+                 f"{d.loss:.3f}"] for d in self.options]
+        how = (f"rollout, {self.games} games, seed {self.seed}" if self.method == "rollout"
+               else f"net, {self.ply}-ply" if self.method == "net" else self.method)
         title = ("Keep the opening dice or roll again" if self.kind == "opening" else "Which doubles to name") + \
-            f" ({self.position.turn}; rollout, {self.games} games, seed {self.seed})"
-        return Table(["#", label, "best play", "win", "±", "error %"], rows, title=title, notes=self.notes,
-                     align=["right", "left", "left", "right", "right", "right"])
+            f" ({self.position.turn}; {how})"
+        return Table(["#", label, "best play", "win", "±", "equity", "loss"], rows, title=title, notes=self.notes,
+                     align=["right", "left", "left", "right", "right", "right", "right"])
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"kind": self.kind, "position": self.position.to_json(), "games": self.games, "seed": self.seed,
+        return {"kind": self.kind, "position": self.position.to_json(), "method": self.method, "ply": self.ply,
+                "games": self.games, "seed": self.seed,
                 "options": [{"rank": d.rank, "option": d.option, "win": d.win, "stderr": d.stderr,
-                             "error": d.error, "play": d.play} for d in self.options]}
+                             "error": d.error, "play": d.play, "equity": d.equity, "loss": d.loss}
+                            for d in self.options]}
 
     def __str__(self) -> str:
         return str(self.table())
@@ -259,78 +697,122 @@ class DecisionHint:
         return self.table()._repr_html_()
 
 
-def _decision(kind: str, position: Position, opts: list[tuple[Any, float, float, str]], games: int, seed: int,
-              notes: str) -> DecisionHint:
-    opts = sorted(opts, key=lambda o: -o[1])
-    best = opts[0][1]
-    ds = [Decision(i, o, w, s, best - w, play) for i, (o, w, s, play) in enumerate(opts, 1)]
-    return DecisionHint(kind, position, ds, games, seed, notes)
+def _decision(kind: str, position: Position, opts: list[tuple[Any, float, float | None, str, float]], games: int,
+              seed: int, notes: str, method: str, ply: int) -> DecisionHint:
+    opts = sorted(opts, key=lambda o: -o[4])
+    best_win, best_eq = opts[0][1], opts[0][4]
+    ds = [Decision(i, o, w, s, best_win - w, play, e, max(0.0, best_eq - e))
+          for i, (o, w, s, play, e) in enumerate(opts, 1)]
+    return DecisionHint(kind, position, ds, games, seed, notes, method=method, ply=ply)
 
 
-def _mexican_position(start: Position | Game, phase: str) -> tuple[Position, Roll | None]:
+def _decision_state(start: Position | Game | TurnState, phase: Phase, dice: Any) -> TurnState:
     if isinstance(start, Game):
-        if start.phase != phase:
-            raise AnalysisError(f"the game is in phase {start.phase!r}, not {phase!r}")
-        pos, dice = start.position, start.dice
-    else:
-        pos, dice = start, None
-    if not pos.variant.mexican:
-        raise AnalysisError(f"this decision belongs to Mexican Backgammon, not {pos.variant.title}")
-    return pos, dice
+        start = start.state
+    if isinstance(start, TurnState):
+        if start.phase is not phase:
+            raise AnalysisError(f"the game is in phase {start.phase.value!r} ({start.hint()}), not {phase.value!r}")
+        if not start.variant.mexican:
+            raise AnalysisError(f"this decision belongs to Mexican Backgammon, not {start.variant.title}")
+        return start
+    if not isinstance(start, Position):
+        raise AnalysisError(f"a decision is asked of a Game, a TurnState or a Position, not {start!r:.200}")
+    if not start.variant.mexican:
+        raise AnalysisError(f"this decision belongs to Mexican Backgammon, not {start.variant.title}")
+    if start.is_over:
+        raise AnalysisError(f"the game is over in {start.to_string()!r}")
+    if phase is Phase.CHOICE:
+        if dice is None:
+            raise AnalysisError("opening_hint of a Position needs the opening dice")
+        roll = Roll.parse(dice)
+        if roll.is_double:
+            raise AnalysisError(f"an opening roll is never doubles, not {roll}")
+        return TurnState(start, Phase.CHOICE, roll=roll, opening=(roll.first, roll.second))
+    return TurnState(start, Phase.NAME, roll=Roll(2, 1))
 
 
-def opening_hint(start: Position | Game, dice: Any = None, *, games: int = 200, seed: int = 0,
-                 bot: Bot | None = None, candidates: int = 3, workers: int = 1, progress: bool = False) -> DecisionHint:
+def _option_values(state: TurnState, actions: Sequence[Action], *, ply: int, net: Any, rollout: int, seed: int,
+                   truncate: int | None, bot: Any, workers: int, executor: Any, progress: bool,
+                   evaluator: Evaluator | None = None) -> tuple[list[tuple[float, float | None, str, float]], str]:
+    """(win, stderr, best play, equity) of each action for the decider, and the method."""
+    ev = evaluator if evaluator is not None else evaluator_for(state.position, net=net, exact=False)
+    ev.check(state.position)
+    out: list[tuple[float, float | None, str, float]] = []
+    for a in actions:
+        nxt = advance(state, a)[0]
+        play = ""
+        if nxt.phase is Phase.PLAY:
+            assert nxt.plays is not None
+            i, _ = ev.best_play(nxt, 0)
+            play = str(nxt.plays[i])
+        if rollout:
+            from .netbot import NetBot
+            from .rollout import rollout as run
+
+            b = bot if bot is not None else NetBot(ev.net)
+            if nxt.phase is Phase.OVER:
+                row = ev.state_value(nxt)
+                out.append((float(row[0]), 0.0, play, _equity(row)))
+                continue
+            r = run(nxt, b, games=rollout, seed=seed, workers=workers, executor=executor, progress=progress,
+                    player=state.player, stratify=True, truncate=truncate, evaluator=ev.net if truncate else None)
+            out.append((r.win, r.stderr, play, r.points))
+            continue
+        if nxt.phase is Phase.ROLL and nxt.player == state.player:  # rolling again: the 21 rolls, then the play
+            row = ev.state_value(nxt, ply + 1)
+        else:
+            row = ev.after_value(state, a, ply)
+        out.append((float(row[0]), None, play, _equity(row)))
+    return out, ("rollout" if rollout else "net")
+
+
+def opening_hint(start: Position | Game | TurnState, dice: Any = None, *, ply: int = 0, net: Any = None,
+                 rollout: int = 0, truncate: int | None = None, seed: int = 0, bot: Any = None, workers: int = 1,
+                 executor: Any = None, progress: bool = False, games: int | None = None,
+                 candidates: int | None = None, evaluator: Evaluator | None = None) -> DecisionHint:
     """Mexican M2: keep the opening dice or roll both again, for the opening winner.
 
-    ``start`` is a Game in phase ``choice`` or the position with the opening winner to move and
-    ``dice`` the opening roll. *Keep* is worth the best of the ``candidates`` plays the heuristic
-    likes most, each rolled out; *re-roll* is a rollout from a fresh roll by the same player.
+    ``start`` is a Game (or state) in phase ``choice``, or the position with the opening winner to
+    move and ``dice`` the opening roll. *Keep* is worth the best play of the dice, *re-roll* the
+    expected value over the 21 rolls of the best play, both by the net at ``ply``; ``rollout=N``
+    rolls both out instead (``N`` games, the net's bot, stratified first rolls, ``truncate``).
+    ``candidates`` is accepted for older callers and ignored.
     """
-    pos, gdice = _mexican_position(start, "choice")
-    roll = Roll.parse(dice if dice is not None else gdice)
-    bot = bot if bot is not None else HeuristicBot()
-    h = hint(pos, roll, games=games, seed=seed, bot=bot, workers=workers, progress=progress, candidates=candidates)
-    keep = h.best
-    rr = rollout(position_state(pos), bot, games=games, seed=seed, workers=workers, progress=progress,
-                 player=pos.turn)
-    opts = [("keep", keep.win or 0.0, keep.stderr or 0.0, keep.text), ("reroll", rr.win, rr.stderr, "")]
-    out = _decision("opening", pos, opts, games, seed,
-                    f"keep: the best of {candidates} candidate plays of {roll}; reroll: a fresh roll played by {bot.name}")
-    out.details["keep"] = h
-    return out
+    ply = _ply(ply)
+    n = rollout if games is None else games
+    if n:
+        _count(n, "rollout")
+    state = _decision_state(start, Phase.CHOICE, dice)
+    vals, method = _option_values(state, [KEEP, REROLL], ply=ply, net=net, rollout=n, seed=seed, truncate=truncate,
+                                  bot=bot, workers=workers, executor=executor, progress=progress, evaluator=evaluator)
+    opts = [("keep", *vals[0]), ("reroll", vals[1][0], vals[1][1], "", vals[1][3])]
+    assert state.roll is not None
+    notes = (f"keep: the best play of {state.roll}; reroll: the average over the 21 rolls of the best play"
+             if not n else f"both rolled out: {n} games each, seed {seed}")
+    return _decision("opening", state.position, opts, n, seed, notes, method, ply)
 
 
-def doubles_hint(start: Position | Game, *, games: int = 200, seed: int = 0, bot: Bot | None = None,
-                 candidates: int = 3, workers: int = 1, progress: bool = False) -> DecisionHint:
+def doubles_hint(start: Position | Game | TurnState, *, ply: int = 0, net: Any = None, rollout: int = 0,
+                 truncate: int | None = None, seed: int = 0, bot: Any = None, workers: int = 1, executor: Any = None,
+                 progress: bool = False, games: int | None = None, candidates: int | None = None,
+                 evaluator: Evaluator | None = None) -> DecisionHint:
     """Mexican M8: which doubles to name after a Mexican, all six ranked.
 
-    ``start`` is a Game in phase ``name`` or the position after the 1-2 (the mover still to
-    move). Each named doubles is worth the best of its ``candidates`` plays (the heuristic's
-    favourites), each rolled out; the turn's re-roll after four moves is part of the rollout.
+    ``start`` is a Game (or state) in phase ``name``, or the position after the 1-2 (the mover
+    still to move). Each named doubles is worth its best play by the net at ``ply`` (a play of all
+    four moves is followed by the same player's re-roll, in the net's look-ahead too);
+    ``rollout=N`` rolls each out instead. ``candidates`` is accepted for older callers and ignored.
     """
-    pos, _ = _mexican_position(start, "name")
-    bot = bot if bot is not None else HeuristicBot()
-    opts = []
-    details = {}
-    for k in range(1, 7):
-        h = hint(pos, (k, k), games=games, seed=seed, bot=bot, workers=workers, progress=progress,
-                 candidates=candidates, named=True)
-        details[k] = h
-        b = h.best
-        if b.win is None:  # a single legal play (or none): roll it out as it is
-            g = dice_state(pos, Roll(k, k), named=True)
-            if g.phase is Phase.PLAY:
-                g = advance(g, MakePlay(b.play))[0]
-            if g.phase is Phase.OVER:
-                win, err = (1.0 if g.winner == pos.turn else 0.0), 0.0
-            else:
-                r = rollout(g, bot, games=games, seed=seed, workers=workers, progress=progress, player=pos.turn)
-                win, err = r.win, r.stderr
-        else:
-            win, err = b.win, b.stderr or 0.0
-        opts.append((k, win, err, b.text))
-    out = _decision("name", pos, opts, games, seed,
-                    f"each doubles: the best of {candidates} candidate plays, rolled out with {bot.name}")
-    out.details.update(details)
-    return out
+    ply = _ply(ply)
+    n = rollout if games is None else games
+    if n:
+        _count(n, "rollout")
+    state = _decision_state(start, Phase.NAME, None)
+    acts = [NameDoubles(k) for k in range(1, 7)]
+    vals, method = _option_values(state, acts, ply=ply, net=net, rollout=n, seed=seed, truncate=truncate, bot=bot,
+                                  workers=workers, executor=executor, progress=progress, evaluator=evaluator)
+    opts = [(k, *vals[k - 1]) for k in range(1, 7)]
+    notes = "each doubles: its best play" + (f", rolled out ({n} games each, seed {seed})" if n else " by the net")
+    return _decision("name", state.position, opts, n, seed, notes, method, ply)
+
+

@@ -6,8 +6,8 @@
 >>> 0.0 < r.win < 1.0 and r.stderr > 0
 True
 
-Games run on the bare turn engine (:func:`backgammon_lab.engine.advance`): chance from a seeded
-generator, decisions from the bots, no history.
+Games run on the bare turn engine (:func:`backgammon_lab.engine.advance`, driven by
+:func:`play_out`): chance from a seeded generator, decisions from the bots, no history.
 
 Repeatable: game ``i`` of a rollout with seed ``s`` draws its dice from its own generator,
 ``random.Random(f"{s}:{i}")``, and bots with randomness of their own are re-seeded the same way
@@ -16,6 +16,25 @@ numbers for the same seed however its games are spread. The games go in chunks t
 :class:`concurrent.futures.Executor` (``executor=``): a :class:`~concurrent.futures.ProcessPoolExecutor`
 on one machine (``workers=2`` makes one), or Dask's ``distributed.Client(...).get_executor()`` across
 machines; the chunks are put back in order.
+
+Variance reduction (as GNU Backgammon does it; off by default, on in hints)
+    ``stratify=True``: the first roll of the dice of game ``i`` is outcome ``i mod 36`` of the 36
+    ordered outcomes (in an order shuffled by the seed), so every 36 games see each first roll
+    exactly once; from 1,296 games on, the second roll is stratified too (game ``i`` gets second
+    roll ``(i // 36) mod 36``), so every 1,296 games see each pair of first two rolls once. The rest
+    of the dice come from the game's own generator. Rollouts of several plays with the same seed
+    therefore get the same dice, game by game. The standard error is then estimated from the spread
+    of the results *within* the 36 first-roll strata (the part of the spread the stratification
+    does not remove).
+
+    ``truncate=N``: each game stops once ``N`` turns have been played (a turn is one player's roll
+    and play, with the re-rolls of a Mexican chain) and the position reached is valued by
+    ``evaluator`` (a net of :mod:`backgammon_lab.analysis.nets`, or a solved Mini-Gam table; by
+    default the net of a :class:`~backgammon_lab.analysis.netbot.NetBot`, else the variant's shipped
+    net): its winning chance and cubeless equity count in place of a result.
+
+    ``RolloutResult.plain_stderr`` is the error a plain rollout of the same number of games would
+    have at this winning chance (``sqrt(win (1 - win) / games)``), for comparison.
 """
 
 from __future__ import annotations
@@ -35,29 +54,48 @@ from ..position import Player, Position, Roll, other
 from .bots import Bot, HeuristicBot
 from .table import Table, fmt_prob
 
-__all__ = ["rollout", "RolloutResult", "play_out", "turn_state", "RolloutError"]
+__all__ = ["rollout", "RolloutResult", "play_out", "turn_state", "RolloutError", "first_rolls", "hash_seed"]
 
 #: A game longer than this many actions is stopped and counted as a loss for both (never seen).
 MAX_ACTIONS = 20000
 
+#: The 36 ordered outcomes of two dice.
+_OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
+
 
 class RolloutError(AnalysisError):
-    """Bad arguments to a rollout (games, workers, start)."""
+    """Bad arguments to a rollout (games, workers, start, truncation)."""
 
 
 def play_out(state: TurnState, bots: dict[Player, Bot], rng: random.Random,
-             max_actions: int = MAX_ACTIONS) -> TurnState:
+             max_actions: int = MAX_ACTIONS, *, first: Sequence[tuple[int, int]] = (),
+             turns: int | None = None) -> TurnState:
     """Play ``state`` to the end on the bare engine: dice from ``rng`` (drawn as
-    :meth:`Game.roll <backgammon_lab.game.Game.roll>` draws them), decisions from ``bots[player]``."""
+    :meth:`Game.roll <backgammon_lab.game.Game.roll>` draws them), decisions from ``bots[player]``.
+
+    ``first``: the dice of the first rolls, in order (stratified rollouts), before ``rng`` takes over.
+    ``turns``: stop at the start of a turn once that many turns have begun and ended, and return
+    that state (phase ``roll``; a finished game returns phase ``over`` as always).
+    """
     randint = rng.randint
+    forced = list(first)
+    begun = 0
     for _ in range(max_actions):
         ph = state.phase
         if ph is Phase.OVER:
             return state
         if ph is Phase.ROLL:
-            state = advance(state, RollDice(Roll(randint(1, 6), randint(1, 6))))[0]
+            if not state.reroll:
+                if turns is not None and begun >= turns:
+                    return state
+                begun += 1
+            a, b = forced.pop(0) if forced else (randint(1, 6), randint(1, 6))
+            state = advance(state, RollDice(Roll(a, b)))[0]
         elif ph is Phase.OPENING:
-            state = advance(state, OpeningRoll(randint(1, 6), randint(1, 6)))[0]
+            a, b = forced.pop(0) if forced else (randint(1, 6), randint(1, 6))
+            if a != b:
+                begun += 1
+            state = advance(state, OpeningRoll(a, b))[0]
         else:
             state = advance(state, bots[state.position.turn].choose(state))[0]
     raise GameError(f"a rollout game did not end within {max_actions} actions")
@@ -83,9 +121,14 @@ def turn_state(start: Position | Game | TurnState) -> TurnState:
 class RolloutResult:
     """The outcome of a rollout, for ``player`` (the side to act at the start).
 
-    ``win`` is the fraction of games ``player`` won and ``stderr`` its standard error
-    (``sqrt(win * (1 - win) / games)``); ``points`` the average points won (gammons count 2 and
-    backgammons 3 in standard backgammon; 1 elsewhere), with ``points_stderr``.
+    ``win`` is the fraction of games ``player`` won (a truncated game counts with the evaluator's
+    winning chance) and ``stderr`` its standard error: ``sqrt(win * (1 - win) / games)`` for a
+    plain rollout, the within-strata estimate for a stratified one (see the module docstring);
+    ``points`` the average points won (gammons count 2 and backgammons 3 in standard backgammon;
+    1 elsewhere; a truncated game counts with its cubeless equity), with ``points_stderr``.
+    ``plain_stderr`` is what a plain rollout of as many games would give at this winning chance.
+    ``samples`` keeps ``(win, points)`` of every game in game order (for paired comparisons of
+    plays rolled out with the same seed).
     """
 
     player: Player
@@ -98,6 +141,16 @@ class RolloutResult:
     seed: int
     bot: str
     outcomes: dict[int, int] = field(default_factory=dict)
+    stratified: bool = False
+    truncate: int | None = None
+    truncated: int = 0
+    plain_stderr: float = 0.0
+    samples: tuple[tuple[float, float], ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def reduced(self) -> bool:
+        """True when variance reduction (stratified dice or truncation) was used."""
+        return self.stratified or self.truncate is not None
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """The normal-approximation confidence interval of ``win`` (95% by default)."""
@@ -110,6 +163,12 @@ class RolloutResult:
                 ["winning chance", f"{fmt_prob(self.win, 2)} ± {fmt_prob(self.stderr, 2)}"],
                 ["95% interval", f"{fmt_prob(lo, 2)} to {fmt_prob(hi, 2)}"],
                 ["points per game", f"{self.points:+.4f} ± {self.points_stderr:.4f}"]]
+        if self.reduced:
+            how = ", ".join(([f"first rolls stratified ({1296 if self.games >= 1296 else 36} outcomes)"]
+                             if self.stratified else [])
+                            + ([f"truncated after {self.truncate} turns ({self.truncated} games)"]
+                               if self.truncate is not None else []))
+            rows += [["variance reduction", how], ["plain rollout's error", f"± {fmt_prob(self.plain_stderr, 2)}"]]
         return Table(["rollout", "value"], rows, title=f"Rollout for {self.player} ({self.bot}, seed {self.seed})")
 
     def __str__(self) -> str:
@@ -120,9 +179,13 @@ class RolloutResult:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"player": self.player, "games": self.games, "wins": self.wins, "win": self.win,
-                "stderr": self.stderr, "points": self.points, "points_stderr": self.points_stderr,
-                "seed": self.seed, "bot": self.bot}
+        out: dict[str, Any] = {"player": self.player, "games": self.games, "wins": self.wins, "win": self.win,
+                               "stderr": self.stderr, "points": self.points, "points_stderr": self.points_stderr,
+                               "seed": self.seed, "bot": self.bot}
+        if self.reduced:
+            out.update(stratified=self.stratified, truncate=self.truncate, truncated=self.truncated,
+                       plain_stderr=self.plain_stderr)
+        return out
 
 
 def _template(start: Any) -> tuple[TurnState, Player]:
@@ -134,14 +197,54 @@ def _game_rng(seed: int, i: int) -> random.Random:
     return random.Random(f"{seed}:{i}")
 
 
-def _run_games(args: tuple[TurnState, Bot, Bot, Player, int, int, int]) -> list[int]:
-    """Points of ``player`` (negative when lost) for games ``lo..hi-1``."""
-    template, bot, opp_bot, player, seed, lo, hi = args
+def first_rolls(seed: int, i: int, games: int) -> tuple[tuple[int, int], ...]:
+    """The stratified first rolls of game ``i`` of a rollout of ``games`` games seeded ``seed``:
+    one roll (outcome ``i mod 36``), or two from 1,296 games on (the second ``(i // 36) mod 36``),
+    each through an order of the 36 outcomes shuffled by the seed."""
+    order = list(_OUTCOMES)
+    random.Random(f"{seed}:strata:1").shuffle(order)
+    out = [order[i % 36]]
+    if games >= 1296:
+        order2 = list(_OUTCOMES)
+        random.Random(f"{seed}:strata:2").shuffle(order2)
+        out.append(order2[(i // 36) % 36])
+    return tuple(out)
+
+
+def _values_of(evaluator: Any, state: TurnState, player: Player) -> tuple[float, float]:
+    """(winning chance, cubeless equity) of ``player`` at a truncated game's state."""
+    pos = state.position
+    if hasattr(evaluator, "evaluate_position"):  # a net
+        from .nets import equity, flip
+
+        v = evaluator.evaluate_position(pos)
+        if pos.turn != player:
+            v = flip(v)
+        return float(v[0]), float(equity(v))
+    w = float(evaluator.value(pos))  # a solved table: the side to roll's chance
+    if pos.turn != player:
+        w = 1.0 - w
+    return w, 2.0 * w - 1.0
+
+
+Job = tuple[TurnState, Bot, Bot, Player, int, int, int, bool, int | None, Any, int]
+
+
+def _run_games(args: Job) -> list[tuple[float, float, int]]:
+    """(win, points, outcome) of ``player`` for games ``lo..hi-1``; ``outcome`` is the points won
+    (negative when lost) of a finished game, 0 for a truncated one."""
+    template, bot, opp_bot, player, seed, lo, hi, stratify, truncate, evaluator, games = args
     out = []
     for i in range(lo, hi):
         bots = {player: bot.seeded(hash_seed(seed, i, 1)), other(player): opp_bot.seeded(hash_seed(seed, i, 2))}
-        end = play_out(template, bots, _game_rng(seed, i))
-        out.append(end.points if end.winner == player else -end.points)
+        first = first_rolls(seed, i, games) if stratify else ()
+        end = play_out(template, bots, _game_rng(seed, i), first=first, turns=truncate)
+        if end.phase is Phase.OVER:
+            pts = end.points if end.winner == player else -end.points
+            out.append((1.0 if pts > 0 else 0.0, float(pts), pts))
+        else:
+            w, e = _values_of(evaluator, end, player)
+            out.append((w, e, 0))
     return out
 
 
@@ -155,9 +258,23 @@ def _chunks(games: int, size: int) -> Iterator[tuple[int, int]]:
         yield lo, min(games, lo + size)
 
 
+def _default_evaluator(bot: Bot, state: TurnState) -> Any:
+    net_for = getattr(bot, "net_for", None)
+    if net_for is not None:
+        return net_for(state.variant)
+    from .nets import shipped_net
+
+    net = shipped_net(state.variant)
+    if net is None:
+        raise RolloutError(f"truncate needs an evaluator for {state.variant!r}: pass evaluator= (a net or a solved "
+                           "table) or roll out with a NetBot")
+    return net
+
+
 def rollout(start: Position | Game | TurnState, bot: Bot | None = None, *, games: int = 1000, seed: int = 0,
             workers: int = 1, executor: Executor | None = None, progress: bool = True,
-            opponent: Bot | None = None, player: Player | None = None, chunk: int | None = None) -> RolloutResult:
+            opponent: Bot | None = None, player: Player | None = None, chunk: int | None = None,
+            stratify: bool = False, truncate: int | None = None, evaluator: Any = None) -> RolloutResult:
     """Play ``start`` out ``games`` times and return the winning chance of the side to act.
 
     ``start`` is a Position (its ``turn`` rolls next), a Game or an engine state at any point; a
@@ -167,22 +284,32 @@ def rollout(start: Position | Game | TurnState, bot: Bot | None = None, *, games
     :class:`concurrent.futures.Executor`) or ``workers=2`` (a process pool made for the call)
     spread the games and give the same numbers. ``progress`` shows a tqdm bar (``tqdm.auto``: a
     widget in notebooks, text in terminals).
+
+    Variance reduction (module docstring): ``stratify`` the first rolls over the 36 (from 1,296
+    games, 1,296) outcomes; ``truncate`` each game after that many turns, valued by ``evaluator``.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise RolloutError(f"a rollout needs a whole number of games, at least 1, not {games!r}")
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise RolloutError(f"workers must be a whole number, at least 1, not {workers!r}")
+    if truncate is not None and (isinstance(truncate, bool) or not isinstance(truncate, int) or truncate < 1):
+        raise RolloutError(f"truncate is a whole number of turns, at least 1, or None, not {truncate!r}")
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise RolloutError(f"chunk is a whole number of games, at least 1, not {chunk!r}")
     template, first = _template(start)
     player = first if player is None else player
     bot = bot if bot is not None else HeuristicBot()
     opp_bot = opponent if opponent is not None else bot
+    if truncate is not None and evaluator is None:
+        evaluator = _default_evaluator(bot, template)
     spread = executor is not None or workers > 1
     size = chunk or max(1, min(100, games // (8 * (workers if executor is None else 2)) or 1))
-    jobs = [(template, bot, opp_bot, player, seed, lo, hi) for lo, hi in _chunks(games, size)]
+    jobs: list[Job] = [(template, bot, opp_bot, player, seed, lo, hi, bool(stratify), truncate, evaluator, games)
+                       for lo, hi in _chunks(games, size)]
     from tqdm.auto import tqdm
 
     bar = tqdm(total=games, desc="rollout", unit="game", disable=not progress, leave=False)
-    results: list[int] = []
+    results: list[tuple[float, float, int]] = []
     try:
         if not spread or len(jobs) == 1:
             for job in jobs:
@@ -200,7 +327,7 @@ def rollout(start: Position | Game | TurnState, bot: Bot | None = None, *, games
                     bar.update(len(part))
     finally:
         bar.close()
-    return _summarise(results, player, seed, bot)
+    return _summarise(results, player, seed, bot, bool(stratify), truncate)
 
 
 def _context() -> Any:
@@ -213,15 +340,51 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _summarise(points: Sequence[int], player: Player, seed: int, bot: Bot) -> RolloutResult:
-    n = len(points)
-    wins = sum(1 for x in points if x > 0)
-    win = wins / n
-    mean = sum(points) / n
-    var = sum((x - mean) ** 2 for x in points) / (n - 1) if n > 1 else 0.0
+def stratified_stderr(values: Sequence[float], strata: int = 36) -> float:
+    """The standard error of the mean of ``values`` when value ``i`` belongs to stratum
+    ``i mod strata`` (equal-probability strata, as many games in each as the count allows): the
+    pooled spread within the strata over ``sqrt(n)``. With too few games for a spread within
+    strata (``n <= strata``) it is the plain ``sd / sqrt(n)``."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    if n <= strata:
+        mean = sum(values) / n
+        return math.sqrt(sum((x - mean) ** 2 for x in values) / (n - 1) / n)
+    groups: dict[int, list[float]] = {}
+    for i, x in enumerate(values):
+        groups.setdefault(i % strata, []).append(x)
+    ss = 0.0
+    for g in groups.values():
+        m = sum(g) / len(g)
+        ss += sum((x - m) ** 2 for x in g)
+    dof = n - len(groups)
+    return math.sqrt(ss / dof / n) if dof > 0 else 0.0
+
+
+def _summarise(results: Sequence[tuple[float, float, int]], player: Player, seed: int, bot: Bot,
+               stratify: bool, truncate: int | None) -> RolloutResult:
+    n = len(results)
+    wins = sum(1 for _, _, o in results if o > 0)
+    wvals = [w for w, _, _ in results]
+    pvals = [p for _, p, _ in results]
+    win = sum(wvals) / n
+    mean = sum(pvals) / n
     outcomes: dict[int, int] = {}
-    for x in points:
-        outcomes[x] = outcomes.get(x, 0) + 1
+    truncated = 0
+    for _, _, o in results:
+        if o == 0:
+            truncated += 1
+        else:
+            outcomes[o] = outcomes.get(o, 0) + 1
     name = getattr(bot, "name", type(bot).__name__)
-    return RolloutResult(player, n, wins, win, math.sqrt(win * (1 - win) / n), mean, math.sqrt(var / n),
-                         seed, name, dict(sorted(outcomes.items())))
+    plain = math.sqrt(max(win * (1 - win), 0.0) / n)
+    if stratify:
+        stderr, pstderr = stratified_stderr(wvals), stratified_stderr(pvals)
+    elif truncate is not None:
+        stderr, pstderr = stratified_stderr(wvals, 1), stratified_stderr(pvals, 1)
+    else:
+        var = sum((x - mean) ** 2 for x in pvals) / (n - 1) if n > 1 else 0.0
+        stderr, pstderr = plain, math.sqrt(var / n)
+    return RolloutResult(player, n, wins, win, stderr, mean, pstderr, seed, name, dict(sorted(outcomes.items())),
+                         stratify, truncate, truncated, plain, tuple((w, p) for w, p, _ in results))

@@ -1,0 +1,425 @@
+"""Game analysis: every decision of a game judged, each player's error rate and luck, a chart.
+
+>>> from backgammon_lab.game import Game
+>>> from backgammon_lab.analysis.nets import Net
+>>> g = Game("standard", seed=3)
+>>> _ = g.roll((3, 1)).play("8/5 6/5")
+>>> a = analyse(g, net=Net.create("standard", hidden=8, seed=0))
+>>> [(d.player, d.kind, d.choice) for d in a.decisions]
+[('white', 'play', '8/5 6/5')]
+
+:func:`analyse` takes a :class:`~backgammon_lab.game.Game` or its record (a dict, or JSON text)
+and goes through the game's history on the turn engine:
+
+* **Decisions**: every play (phase ``play``), Mexican's keep-or-re-roll (``choice``, M2) and naming
+  of doubles (``name``, M8). Each gets the choice made, the best choice, the **loss** (the equity
+  given up against the best, cubeless, in points a game; ``2 win - 1`` where there are no gammons)
+  and a **mark** with GNU Backgammon's thresholds (``arSkillLevel`` in gnubg's ``gnubg.c``):
+  *doubtful* from a loss of 0.04, *bad* from 0.08, *very bad* from 0.16. A decision with one legal
+  choice is *forced*.
+* **Error rate** per player: the mean loss over the non-forced decisions, times 1000 (GNU
+  Backgammon's "error rate" in millipoints per move).
+* **Luck** per roll: the roller's value after the roll (its best play) minus its value before it
+  (the average of the same over the 21 rolls), so luck averages to zero over the dice; summed per
+  player. The opening roll counts for the player who wins it, from an even game (equity 0).
+* **Chart**: White's winning chance before every roll, and the result, as an SVG line chart
+  (:meth:`Analysis.svg`; the same bytes for the same game).
+
+Values are exact for Mini-Gam when the solved table is at hand, else the variant's net at
+``ply`` (see :mod:`backgammon_lab.analysis.hints`). ``executor`` (any
+:class:`concurrent.futures.Executor`) spreads the decisions over processes or machines, with the
+same result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..engine import Choice, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, TurnState
+from ..errors import AnalysisError, BackgammonError
+from ..game import Game
+from ..position import BLACK, WHITE, Player
+from .hints import Evaluator, _equity, doubles_hint, evaluator_for, hint, opening_hint
+from .table import Table
+
+__all__ = ["analyse", "Analysis", "DecisionAnalysis", "RollAnalysis", "PlayerSummary", "mark", "THRESHOLDS"]
+
+#: GNU Backgammon's marks and their equity thresholds (``arSkillLevel``), worst first.
+THRESHOLDS: tuple[tuple[float, str], ...] = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))
+
+_MARK_SIGN = {"very bad": "??", "bad": "?", "doubtful": "?!", "": ""}
+
+
+def mark(loss: float) -> str:
+    """``"very bad"``, ``"bad"``, ``"doubtful"`` or ``""`` for an equity loss (gnubg's thresholds)."""
+    for threshold, name in THRESHOLDS:
+        if loss >= threshold - 1e-12:
+            return name
+    return ""
+
+
+@dataclass
+class DecisionAnalysis:
+    """One decision of the game: ``number`` is the action's place in the record (1 = the first)."""
+
+    number: int
+    player: Player
+    kind: str  # "play", "choice" or "name"
+    dice: str
+    choice: str
+    best: str
+    loss: float
+    win_loss: float
+    equity: float
+    best_equity: float
+    forced: bool
+    mark: str
+    best_steps: tuple[tuple[int, int], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        d = asdict(self)
+        d["best_steps"] = [list(s) for s in self.best_steps]
+        return d
+
+
+@dataclass
+class RollAnalysis:
+    """One roll of the dice: the roller's equity before and after it, and the luck (the difference)."""
+
+    number: int
+    player: Player
+    dice: str
+    before: float
+    after: float
+    luck: float
+    white_win: float  # White's winning chance before the roll
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return asdict(self)
+
+
+@dataclass
+class PlayerSummary:
+    """A player's figures over the game."""
+
+    player: Player
+    decisions: int = 0
+    unforced: int = 0
+    total_loss: float = 0.0
+    doubtful: int = 0
+    bad: int = 0
+    very_bad: int = 0
+    rolls: int = 0
+    luck: float = 0.0
+
+    @property
+    def error_rate(self) -> float:
+        """Mean equity lost per non-forced decision, times 1000 (0 with no such decision)."""
+        return 1000.0 * self.total_loss / self.unforced if self.unforced else 0.0
+
+    @property
+    def luck_rate(self) -> float:
+        """Mean luck per roll, times 1000."""
+        return 1000.0 * self.luck / self.rolls if self.rolls else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        d = asdict(self)
+        d.update(error_rate=self.error_rate, luck_rate=self.luck_rate)
+        return d
+
+
+@dataclass
+class Analysis:
+    """The analysis of one game (see the module docstring)."""
+
+    variant: str
+    method: str
+    ply: int
+    decisions: list[DecisionAnalysis]
+    rolls: list[RollAnalysis]
+    players: dict[Player, PlayerSummary]
+    chart: list[tuple[int, float]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    gammons: bool = False
+
+    @property
+    def how(self) -> str:
+        """The evaluation, in words."""
+        return "exact, perfect play" if self.method == "exact" else f"net, {self.ply}-ply"
+
+    def table(self, *, all_decisions: bool = True) -> Table:
+        """The decisions, one a row (``all_decisions=False``: only the marked ones)."""
+        rows = []
+        for d in self.decisions:
+            if not all_decisions and not d.mark:
+                continue
+            rows.append([d.number, d.player, d.dice, d.kind, d.choice or "(no move)", d.best or "(no move)",
+                         "forced" if d.forced else f"{d.loss:.3f}", "" if d.forced else f"{d.win_loss * 100:.1f}",
+                         d.mark])
+        return Table(["#", "player", "dice", "decision", "choice", "best", "loss", "win %", "mark"], rows,
+                     title=f"Decisions ({self.how})",
+                     align=["right", "left", "left", "left", "left", "left", "right", "right", "left"],
+                     notes="loss: equity given up (points a game); win %: winning chance given up; marks from "
+                           "a loss of 0.04 (doubtful), 0.08 (bad), 0.16 (very bad)")
+
+    def summary(self) -> Table:
+        """Per player: decisions, error rate, marks, luck."""
+        rows = []
+        for p in (WHITE, BLACK):
+            s = self.players[p]
+            rows.append([p, s.decisions, s.unforced, f"{s.total_loss:.3f}", f"{s.error_rate:.1f}", s.doubtful,
+                         s.bad, s.very_bad, s.rolls, f"{s.luck:+.3f}", f"{s.luck_rate:+.1f}"])
+        res = ""
+        if self.result:
+            res = f"; {self.result['winner']} won {self.result['points']} point{'s' if self.result['points'] > 1 else ''}"
+        return Table(["player", "decisions", "unforced", "loss", "error rate", "doubtful", "bad", "very bad", "rolls",
+                      "luck", "luck rate"], rows,
+                     title=f"{self.variant} game analysed ({self.how}){res}",
+                     align=["left"] + ["right"] * 10,
+                     notes="error rate: mean loss per unforced decision x 1000; luck: equity the dice gave "
+                           "(after the roll minus before it), summed; luck rate: per roll x 1000")
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"variant": self.variant, "method": self.method, "ply": self.ply, "result": self.result,
+                "players": {p: s.to_json() for p, s in self.players.items()},
+                "decisions": [d.to_json() for d in self.decisions], "rolls": [r.to_json() for r in self.rolls],
+                "chart": [list(c) for c in self.chart], "thresholds": {n: t for t, n in THRESHOLDS}}
+
+    def svg(self, *, width: int = 640, height: int = 260) -> str:
+        """White's winning chance over the game as an SVG line chart (deterministic text)."""
+        return chart_svg(self.chart, title=f"White's winning chance ({self.variant}, {self.how})",
+                         marks=[(d.number, d.mark) for d in self.decisions if d.mark], width=width, height=height)
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __str__(self) -> str:
+        return f"{self.summary()}\n\n{self.table()}"
+
+    def _repr_html_(self) -> str:
+        return self.summary()._repr_html_() + self.table()._repr_html_()
+
+
+# ---------------------------------------------------------------------------------------------
+# the chart
+
+
+def chart_svg(points: Sequence[tuple[int, float]], *, title: str = "", marks: Sequence[tuple[int, str]] = (),
+              width: int = 640, height: int = 260) -> str:
+    """A line chart of ``points`` (x: action number, y: a chance 0..1) made with svgwrite.
+
+    ``marks`` put a dot on the line at decisions marked doubtful (orange), bad or very bad (red).
+    No element gets an automatic id, so the same points give the same text.
+    """
+    import svgwrite
+
+    left, right, top, bottom = 44, 12, 28, 30
+    w, h = width - left - right, height - top - bottom
+    xs = [x for x, _ in points] or [0]
+    x0, x1 = min(xs), max(xs)
+    span = max(1, x1 - x0)
+
+    def px(x: float) -> float:
+        return round(left + w * (x - x0) / span, 1)
+
+    def py(y: float) -> float:
+        return round(top + h * (1.0 - y), 1)
+
+    dwg = svgwrite.Drawing(size=(width, height), debug=False)
+    dwg.add(dwg.rect((0, 0), (width, height), fill="#ffffff"))
+    for k in range(5):
+        y = k / 4
+        dwg.add(dwg.line((left, py(y)), (left + w, py(y)), stroke="#999999" if k == 2 else "#dddddd",
+                         stroke_width=1, stroke_dasharray="4,3" if k == 2 else "none"))
+        dwg.add(dwg.text(f"{int(y * 100)}%", insert=(left - 6, py(y) + 4), text_anchor="end", font_size=11,
+                         font_family="sans-serif", fill="#444444"))
+    dwg.add(dwg.line((left, top + h), (left + w, top + h), stroke="#444444", stroke_width=1))
+    dwg.add(dwg.line((left, top), (left, top + h), stroke="#444444", stroke_width=1))
+    dwg.add(dwg.text(title, insert=(left, 17), font_size=13, font_family="sans-serif", fill="#222222"))
+    dwg.add(dwg.text("action in the game record", insert=(left + w / 2, height - 8), text_anchor="middle",
+                     font_size=11, font_family="sans-serif", fill="#444444"))
+    for x in (x0, x1):
+        dwg.add(dwg.text(str(x), insert=(px(x), top + h + 14), text_anchor="middle", font_size=10,
+                         font_family="sans-serif", fill="#444444"))
+    if points:
+        dwg.add(dwg.polyline([(px(x), py(y)) for x, y in points], fill="none", stroke="#1f5fa8", stroke_width=2))
+
+    def at(n: int) -> float:
+        prev = points[0] if points else (n, 0.5)
+        for x, y in points:
+            if x > n:
+                return prev[1]
+            prev = (x, y)
+        return prev[1]
+
+    for n, m in marks:
+        colour = "#e08a00" if m == "doubtful" else "#c62828"
+        dwg.add(dwg.circle((px(n), py(at(n))), r=3.5, fill=colour))
+    return str(dwg.tostring())
+
+
+# ---------------------------------------------------------------------------------------------
+# the analysis
+
+
+def _game(source: Game | dict[str, Any] | str | bytes) -> Game:
+    if isinstance(source, Game):
+        return Game.from_record(source.record())
+    if isinstance(source, (dict, str, bytes)):
+        if isinstance(source, (str, bytes)) and source.strip()[:1] not in ("{", b"{"):
+            raise AnalysisError(f"analyse takes a Game or a game record (a dict or JSON text), not {source!r:.200}")
+        try:
+            return Game.from_record(source)
+        except BackgammonError as e:
+            raise AnalysisError(f"not a game record that can be replayed: {e}") from None
+    raise AnalysisError(f"analyse takes a Game or a game record (a dict or JSON text), not {source!r:.200}")
+
+
+def _roll_text(state: TurnState) -> str:
+    r = state.roll
+    if r is None:
+        return ""
+    return f"{r}{' named' if state.named else ''}"
+
+
+Item = tuple[str, Any]
+
+
+def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any, nxt: TurnState) -> list[Item]:
+    """What entry ``k`` of the history (``prev`` --action--> ``nxt``) gives: a decision, a roll, or nothing."""
+    out: list[Item] = []
+    if isinstance(action, MakePlay) and prev.phase is Phase.PLAY:
+        assert prev.roll is not None
+        h = hint(prev.turn_start, prev.roll, ply=ply, named=prev.named, evaluator=ev)
+        rp = h.find(action.play.position)
+        best = h.best
+        eq, best_eq = rp.equity or 0.0, best.equity or 0.0
+        win, best_win = rp.win or 0.0, best.win or 0.0
+        if rp is not best and rp.how != best.how and ev.kind == "net" and ply > 0:
+            # value the play made as deep as the best play (as gnubg adds the played move to its list)
+            row = ev.after_value(prev, MakePlay(rp.play), ply)
+            eq, win = _equity(row), float(row[0])
+        loss = 0.0 if rp is best else max(0.0, best_eq - eq)
+        forced = len(h.plays) <= 1
+        out.append(("decision", DecisionAnalysis(
+            k, prev.player, "play", _roll_text(prev), rp.text, best.text, loss, best_win - win if rp is not best else 0.0,
+            eq, best_eq, forced, "" if forced else mark(loss),
+            tuple((s.start, s.end) for s in best.play.steps))))
+    elif isinstance(action, Choice) and prev.phase is Phase.CHOICE:
+        dh = opening_hint(prev, ply=ply, evaluator=ev)
+        d = dh.find(str(action))
+        out.append(("decision", DecisionAnalysis(
+            k, prev.player, "choice", _roll_text(prev), str(action), str(dh.best.option), d.loss, d.error, d.equity,
+            dh.best.equity, False, mark(d.loss))))
+    elif isinstance(action, NameDoubles) and prev.phase is Phase.NAME:
+        dh = doubles_hint(prev, ply=ply, evaluator=ev)
+        d = dh.find(action.number)
+        b = dh.best.option
+        out.append(("decision", DecisionAnalysis(
+            k, prev.player, "name", _roll_text(prev), f"{action.number}-{action.number}", f"{b}-{b}", d.loss, d.error,
+            d.equity, dh.best.equity, False, mark(d.loss))))
+    elif isinstance(action, RollDice) and prev.phase is Phase.ROLL:
+        roller = prev.player
+        before = ev.state_value(prev, 1)  # the average over the 21 rolls of the best play (exact: the table)
+        after = ev.dice_value(prev.position, action.roll, 0)
+        white = float(before[0]) if roller == WHITE else 1.0 - float(before[0])
+        out.append(("roll", RollAnalysis(k, roller, str(action.roll), _equity(before), _equity(after),
+                                         _equity(after) - _equity(before), white)))
+    elif isinstance(action, OpeningRoll) and prev.phase is Phase.OPENING and action.white != action.black:
+        winner = nxt.player
+        after = ev.state_value(nxt, 0)
+        out.append(("roll", RollAnalysis(k, winner, f"{action.white}-{action.black} (opening)", 0.0, _equity(after),
+                                         _equity(after), 0.5)))
+    return out
+
+
+Job = tuple[dict[str, Any], Sequence[int], int, Any, Any, bool | None]
+
+
+def _analyse_chunk(job: Job) -> list[tuple[int, list[Item]]]:
+    """Analyse entries ``indices`` of the game ``record`` (one job of an executor)."""
+    record, indices, ply, net, table, exact = job
+    game = Game.from_record(record)
+    entries = game.entries
+    ev = evaluator_for(entries[0].state.position, net=net, table=table, exact=exact)
+    return [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state))
+            for k in indices]
+
+
+def analyse(game: Game | dict[str, Any] | str | bytes, *, ply: int = 0, net: Any = None, table: Any = None,
+            exact: bool | None = None, executor: Any = None, chunk: int = 16) -> Analysis:
+    """Analyse every decision and roll of ``game`` (a Game, or a record as a dict or JSON text).
+
+    ``ply`` 0, 1 or 2: the net's look-ahead (:func:`~backgammon_lab.analysis.hints.hint`); ``net``
+    another net than the shipped one; Mini-Gam is exact when its table is at hand (``table``, or
+    the cache; ``exact=False`` uses the net). ``executor`` spreads the history in chunks of
+    ``chunk`` actions over any :class:`concurrent.futures.Executor`; the result is the same.
+    Steps clicked without completing a play are ignored.
+    """
+    from .hints import _ply
+
+    ply = _ply(ply)
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
+        raise AnalysisError(f"chunk is a whole number of actions, at least 1, not {chunk!r}")
+    g = _game(game)
+    record = g.record()
+    record.pop("pending_steps", None)
+    g = Game.from_record(record)
+    entries = g.entries
+    ev = evaluator_for(entries[0].state.position, net=net, table=table, exact=exact)
+    indices = list(range(1, len(entries)))
+    items: list[tuple[int, list[Item]]] = []
+    if executor is None:
+        items = [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state))
+                 for k in indices]
+    else:
+        jobs: list[Job] = [(record, indices[i:i + chunk], ply, ev.net, ev.table if table is not None else None,
+                            exact) for i in range(0, len(indices), chunk)]
+        for part in executor.map(_analyse_chunk, jobs):
+            items.extend(part)
+    decisions: list[DecisionAnalysis] = []
+    rolls: list[RollAnalysis] = []
+    for _, found in items:
+        for kind, value in found:
+            (decisions if kind == "decision" else rolls).append(value)
+    players = {WHITE: PlayerSummary(WHITE), BLACK: PlayerSummary(BLACK)}
+    for d in decisions:
+        s = players[d.player]
+        s.decisions += 1
+        if not d.forced:
+            s.unforced += 1
+            s.total_loss += d.loss
+        if d.mark == "doubtful":
+            s.doubtful += 1
+        elif d.mark == "bad":
+            s.bad += 1
+        elif d.mark == "very bad":
+            s.very_bad += 1
+    for r in rolls:
+        s = players[r.player]
+        s.rolls += 1
+        s.luck += r.luck
+    chart = [(r.number, r.white_win) for r in rolls]
+    st = g.state
+    result = None
+    if st.phase is Phase.OVER:
+        assert st.winner is not None
+        result = {"winner": st.winner, "points": st.points}
+        chart.append((len(entries) - 1, 1.0 if st.winner == WHITE else 0.0))
+    elif st.phase is Phase.ROLL:
+        row = ev.state_value(st, 0)
+        chart.append((len(entries) - 1, float(row[0]) if st.player == WHITE else 1.0 - float(row[0])))
+    return Analysis(g.variant.name, ev.kind, ply if ev.kind == "net" else 0, decisions, rolls, players, chart,
+                    result, ev.gammons)
+
+
+def analysis_json(a: Analysis) -> str:
+    """The analysis as JSON text (sorted keys, for files)."""
+    return json.dumps(a.to_json(), sort_keys=True)
