@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-import svgwrite  # type: ignore[import-untyped]
+import svgwrite
 
 from ..position import Play, Position, Roll
 from ._annotations import annotations_layer, marks_layer

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import svgwrite  # type: ignore[import-untyped]
+import svgwrite
 
 from ..position import BLACK, WHITE, Player
 from ._geometry import Layout

@@ -6,8 +6,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-import svgwrite  # type: ignore[import-untyped]
-from svgwrite.base import BaseElement  # type: ignore[import-untyped]
+import svgwrite
+from svgwrite.base import BaseElement
 
 
 def fmt(x: float) -> str:
