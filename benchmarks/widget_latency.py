@@ -22,7 +22,8 @@ after the kernel's first reply (the "busy" status) the next small frames wait fo
 delayed ACK, about 40 ms on Linux. A bare anywidget ping is timed beside the board to show that
 floor.
 
-Goal (issue 4): median of at least 20 clicks <= 50 ms. The kernel-side share is printed too.
+Goal (issue 13): median of at least 20 clicks <= 20 ms for a step (issue 4 asked for 50 ms), with
+the server the page is served by; both servers are reported. The kernel-side share is printed too.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from test_widgets_browser import WIDGET, JupyterLab, open_notebook, write_notebook  # noqa: E402
 
-GOAL_MS = 50.0
+GOAL_MS = 20.0
 
 #: A jupyter_server_config.py that disables Nagle's algorithm on the server's websockets.
 NODELAY_CONFIG = """\

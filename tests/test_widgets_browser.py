@@ -2,10 +2,12 @@
 
 A temporary directory holds a small notebook written here (never the repository's notebooks:
 JupyterLab autosaves); JupyterLab serves it on a free loopback port with throw-away config, data,
-runtime and IPython directories. The test runs the notebook, plays the opening of a Mexican game by
-clicking checkers and destinations, names doubles, plays them, then edits a position in the editor,
-checking after each step what the board shows through the DOM's data attributes. Screenshots go
-to ``artifacts/browser/``.
+runtime and IPython directories. The first test runs the notebook, plays the opening of a Mexican game
+by clicking checkers and destinations, names doubles, plays them, then edits a position in the
+editor, checking after each step what the board shows through the DOM's data attributes. The second
+(issue 13) checks what a learner sees and does: the bold number under the checker Black clicks, the
+layout before and after a long message, a drag that plays a step, keys that show, play and undo a
+step, a forced play played at once. Screenshots go to ``artifacts/browser/``.
 
 ``JupyterLab`` and ``open_notebook`` are reused by ``benchmarks/widget_latency.py``.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -227,7 +230,8 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     expect(checker_count(board, "white", 24)).to_have_count(0)
     expect(board.locator(".reroll")).to_have_count(1)
     expect(game_out.locator("[data-role=status]")).to_have_text("White to roll again.")
-    expect(game_out.locator("[data-role=record]")).to_contain_text("White names 3-3.")
+    expect(game_out.locator("[data-role=record]")).to_contain_text(
+        "1. White 2-1 (Mexican): 6/5 13/11; named 3-3: 13/10(2) 24/21(2)")
     expect(board).to_have_attribute(
         "data-position", "mexican/w/21x2,13x2,11,10x2,8x3,6x4,5/24x2,13x5,8x3,6x5")
     # A click while a roll is due changes nothing and says so.
@@ -271,3 +275,109 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     ed_out.get_by_role("button", name="Export").click()
     expect(ed_out.locator("textarea")).to_have_value("mexican/b/6x3,offx12/bar,6x5,offx9")
     _shot(page, "05-editor")
+
+
+# -- issue 13 -------------------------------------------------------------------------------------
+LEARNER = [
+    "import backgammon_lab\nfrom backgammon_lab import Position\nfrom backgammon_lab.widgets import GameWidget, PositionEditor",
+    'gb = GameWidget("standard", seed=3)\ngb.dice_text.value = "1-6"\ngb.roll_button.click()  # Black plays 6-1\ngb',
+    'forced = Position.from_string("standard/w/barx2,21,18x3,13,8x2,6x3,5,3,1/23,21x2,18x2,13x2,11,9,6,5,2x4")\n'
+    'gf = GameWidget(position=forced, auto_forced=True)\ngf',
+    'ed = PositionEditor(variant="mexican")\ned',
+]
+
+
+def _box(locator: Any) -> dict[str, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box
+
+
+def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    write_notebook(lab.root / "learner.ipynb", LEARNER)
+    page.set_viewport_size({"width": 1400, "height": 1100})
+    open_notebook(page, lab, "learner.ipynb", widgets=3)
+    outs = page.locator(".jp-OutputArea-output").filter(has=page.locator(WIDGET))
+    game_out, forced_out, ed_out = outs.nth(0), outs.nth(1), outs.nth(2)
+    board, forced_board, ed_board = (page.locator(WIDGET).nth(i) for i in range(3))
+    message = board.locator("[data-role=message]")
+    expect(board).to_have_attribute("data-turn", "black")
+
+    # 1. Black clicks its 13 (White's 12): the bold number under that checker is 13, as the words say.
+    checker = board.locator('circle.checker[data-point="12"]').last
+    checker.click()
+    expect(message).to_have_text("Point 13 selected: it can go to 7.")
+    label = board.locator('text.num[data-at="12"][data-mover="1"]')
+    expect(label).to_have_text("13")
+    expect(label).to_have_attribute("data-player", "black")
+    assert abs(float(label.get_attribute("x") or 0) - float(checker.get_attribute("cx") or 0)) < 0.5
+    target = board.locator('text.num[data-at="18"][data-mover="1"]')  # Black's 7 is White's 18
+    expect(target).to_have_text("7")
+    _shot(page, "06-numbering-black")
+
+    # 2. A long message wraps under the board: the board's width and the panel's place stay.
+    status = game_out.locator("[data-role=status]")
+    before_board, before_panel = _box(board), _box(status)
+    board.locator('circle.checker[data-point="12"]').last.click()  # clear the selection
+    board.locator('circle.checker[data-point="12"]').last.click()
+    board.locator('rect.point[data-point="16"]').click(force=True)  # 4 pips: no such die, explained
+    expect(message).not_to_have_text("")
+    page.wait_for_timeout(100)
+    after_board, after_panel = _box(board), _box(status)
+    assert abs(after_board["width"] - before_board["width"]) < 1, (before_board, after_board)
+    assert abs(after_panel["x"] - before_panel["x"]) < 1 and abs(after_panel["y"] - before_panel["y"]) < 1
+    msg_box = _box(message)
+    assert msg_box["width"] <= after_board["width"] + 1 and msg_box["height"] > 20
+    _shot(page, "07-long-message")
+    ed_out.scroll_into_view_if_needed()
+    ed_controls = ed_out.locator("[data-role=counts]")
+    e_board, e_panel = _box(ed_board), _box(ed_controls)
+    ed_board.locator('rect.point[data-point="5"]').click(force=True)  # a 16th checker: refused at length
+    expect(ed_board.locator("[data-role=message]")).to_contain_text("too many checkers")
+    assert abs(_box(ed_board)["width"] - e_board["width"]) < 1
+    assert abs(_box(ed_controls)["x"] - e_panel["x"]) < 1
+    _shot(page, "08-editor-refusal")
+
+    # 7. Drag Black's back checker (White's 1) to its 18 (White's 7): the 6 is played.
+    game_out.scroll_into_view_if_needed()
+    board.press("Escape")
+    expect(board).to_have_attribute("data-selected", "")
+    src = _box(board.locator('circle.checker[data-point="1"]').last)
+    dst = _box(board.locator('rect.point[data-point="7"]'))
+    page.mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] * 0.3, steps=12)
+    expect(board).to_have_attribute("data-selected", "24")  # picked up: its destinations shown
+    expect(board.locator(".bgl-ghost")).to_have_count(1)
+    _shot(page, "09-dragging")
+    page.mouse.up()
+    expect(board.locator('circle.checker[data-color="black"][data-point="7"]')).to_have_count(1)
+    expect(board.locator('circle.checker[data-color="black"][data-point="1"]')).to_have_count(1)
+    expect(board.locator("text.played-label, line.played")).not_to_have_count(0)  # the step's arrow
+    expect(board.locator(".bgl-ghost")).to_have_count(0)
+    _shot(page, "10-dragged")
+
+    # Keys: u undoes the step; n shows a legal step and Enter plays it.
+    cells = page.locator(".jp-Notebook .jp-Cell").count()
+    board.press("u")
+    expect(board.locator('circle.checker[data-color="black"][data-point="1"]')).to_have_count(2)
+    assert page.locator(".jp-Notebook .jp-Cell").count() == cells  # the key was not a notebook shortcut
+    board.press("n")
+    expect(board).not_to_have_attribute("data-selected", "")
+    expect(board.locator("line.arrow")).to_have_count(1)
+    _shot(page, "11-next-step-key")
+    board.press("Enter")
+    expect(board).to_have_attribute("data-dice-left", re.compile(r"^[16]$"))
+
+    # A forced play is played at once with "Play forced moves" on.
+    forced_out.scroll_into_view_if_needed()
+    forced_out.get_by_placeholder("dice by hand, e.g. 3-1").fill("1-4")
+    forced_out.get_by_role("button", name="Roll", exact=True).click()
+    expect(forced_board).to_have_attribute("data-phase", "roll")
+    expect(forced_board).to_have_attribute("data-turn", "black")
+    expect(forced_board.locator("[data-role=message]")).to_have_text(
+        "Forced: White plays bar/21 bar/24 (the only legal play).")
+    expect(forced_out.locator("[data-role=record]")).to_contain_text("1. White 4-1: bar/21 bar/24")
+    _shot(page, "12-forced-play")

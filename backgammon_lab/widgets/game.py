@@ -266,10 +266,10 @@ class GameWidget(w.VBox):
         self.board.on_move(self._after_human_move)
 
         # toolbar
-        wide = {"description_width": "62px"}
+        wide = {"description_width": "72px"}
         self.variant_choice = w.Dropdown(options=_variant_options(), value=self.game.variant.name,
                                          description="Variant", style=wide,
-                                         layout=w.Layout(width="285px", flex="0 0 auto"))
+                                         layout=w.Layout(width="295px", flex="0 0 auto"))
         opp_options: list[tuple[str, str]] = [("Human", "human"), ("Random bot", "random")]
         if not isinstance(opponent, str):
             if not callable(getattr(opponent, "choose", None)):
@@ -280,7 +280,7 @@ class GameWidget(w.VBox):
         elif opponent not in ("human", "random"):
             raise ValueError(f"opponent is 'human', 'random' or a bot object, not {opponent!r}")
         self.opponent_choice = w.Dropdown(options=opp_options, value=opponent, description="Opponent",
-                                          style=wide, layout=w.Layout(width="250px", flex="0 0 auto"))
+                                          style=wide, layout=w.Layout(width="260px", flex="0 0 auto"))
         self.new_button = _button("New game", "Start a new game of the chosen variant")
         self.undo_button = _button("Undo", "Take back the last action (your last decision against a bot); key u")
         self.redo_button = _button("Redo", "Replay an action taken back")
@@ -508,8 +508,8 @@ class GameWidget(w.VBox):
         later = before - 1 - start
         if later <= 0:
             return ""
-        return (f"A new line of play from move {start}: the {later} later action{'s' if later != 1 else ''} "
-                "were replaced.")
+        were = "actions were" if later != 1 else "action was"
+        return f"A new line of play from move {start}: the {later} later {were} replaced."
 
     def _bot_turn_text(self) -> str:
         return (f"It is {self.bot_player.capitalize()}'s turn, played by the bot: press "
@@ -729,7 +729,7 @@ class GameWidget(w.VBox):
         else:
             how = "exists" if k == 1 else "exist"
         only = f" — only one: {html.escape(steps_text(actions[0].steps, n))}" if k == 1 else ""
-        self.plays_hint.value = (f"<div style='white-space:normal'>{k} legal play{'s' if k != 1 else ''} {how}{only}. "
+        self.plays_hint.value = (f"<div style='white-space:normal;line-height:1.4'>{k} legal play{'s' if k != 1 else ''} {how}{only}. "
                                  "Click or drag checkers on the board, or choose here and press Play.</div>")
 
     def _messages_html(self) -> str:
@@ -782,7 +782,7 @@ class GameWidget(w.VBox):
         # column-reverse keeps the scroll position at the bottom: the newest line stays in view
         return ("<details open><summary>Game record</summary><div data-role='record' style='max-height:14em;"
                 "overflow:auto;display:flex;flex-direction:column-reverse;font-family:var(--jp-code-font-family,"
-                f"monospace);font-size:12px'><div>{''.join(rows)}</div></div></details>")
+                f"monospace);font-size:12px;line-height:1.5'><div>{''.join(rows)}</div></div></details>")
 
     def __repr__(self) -> str:
         g = self.game
