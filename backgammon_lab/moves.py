@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import IllegalMoveError, NotationError
 from .position import Position, Step
+from .textforms import show
 
 __all__ = ["parse_steps", "coerce_step", "MAX_REPEAT"]
 
@@ -34,7 +35,7 @@ def parse_steps(text: str, points: int) -> list[tuple[int, int]]:
     off the board, or a repeat count outside 1..4 (no roll moves more than four times).
     """
     if not isinstance(text, str):
-        raise NotationError(f"a move must be text, not {text!r}")
+        raise NotationError(f"a move must be text, not {show(text)}")
     t = text.strip().lower()
     if t in ("", "-", "no move", "pass"):
         return []
@@ -80,30 +81,30 @@ def coerce_step(position: Position, step: Any, dice_left: Sequence[int] | None =
     n = position.variant.points
     if isinstance(step, Step):
         if not all(_point(x) for x in (step.start, step.end, step.die)):
-            raise NotationError(f"a step's points and die are integers, not {step!r}")
+            raise NotationError(f"a step's points and die are integers, not {show(step)}")
         start, end, die = step.start, step.end, step.die
     elif isinstance(step, str):
         segs = parse_steps(step, n)
         if len(segs) != 1:
-            raise NotationError(f"{step!r} is not a single step (one checker, one die)")
+            raise NotationError(f"{show(step)} is not a single step (one checker, one die)")
         start, end = segs[0]
         die = None
     else:
         try:
             start, end, *rest = step
         except (TypeError, ValueError):
-            raise NotationError(f"a step is (start, end) or text like '13/7', not {step!r}") from None
+            raise NotationError(f"a step is (start, end) or text like '13/7', not {show(step)}") from None
         if len(rest) > 1:
-            raise NotationError(f"a step is (start, end) or (start, end, die), not {step!r}")
+            raise NotationError(f"a step is (start, end) or (start, end, die), not {show(step)}")
         die = rest[0] if rest else None
         for x in (start, end, die):
             if x is not None and not _point(x):
-                raise NotationError(f"a step's points and die are integers, not {step!r}")
+                raise NotationError(f"a step's points and die are integers, not {show(step)}")
         if start is None or end is None:
-            raise NotationError(f"a step's points are integers, not {step!r}")
+            raise NotationError(f"a step's points are integers, not {show(step)}")
     if not (1 <= start <= n + 1 and 0 <= end <= n):
-        raise IllegalMoveError(f"step {step!r} leaves the {n}-point board", "bad_point",
-                               f"There is no such point on a {n}-point board: {step!r}.")
+        raise IllegalMoveError(f"step {show(step)} leaves the {n}-point board", "bad_point",
+                               f"There is no such point on a {n}-point board: {show(step)}.")
     if isinstance(step, Step):
         return step
     if die is None:

@@ -433,9 +433,12 @@ class Roll:
                 parts = list(parts[0])
             if len(parts) != 2 or not all(p.isdecimal() and len(p) <= 3 for p in parts):
                 raise DiceError(f"cannot read dice from {show(value)}; write them like '6-5'")
-            return cls(int(parts[0]), int(parts[1]))
-        if isinstance(value, (bytes, bytearray, dict)) or not hasattr(value, "__iter__"):
-            raise DiceError(f"dice must be two numbers, not {show(value)}")
+            a, b = int(parts[0]), int(parts[1])
+            if not (1 <= a <= 6 and 1 <= b <= 6):
+                raise DiceError(f"cannot read dice from {show(value)}: a die shows 1 to 6, not {a}-{b}")
+            return cls(a, b)
+        if isinstance(value, (bytes, bytearray, dict, set, frozenset)) or not hasattr(value, "__iter__"):
+            raise DiceError(f"dice must be two numbers in order, not {show(value)}")
         try:
             a, b = value
         except (TypeError, ValueError):

@@ -27,6 +27,7 @@ from . import position as _position
 from .errors import AmbiguousMoveError, IllegalMoveError, VariantError
 from .moves import coerce_step, parse_steps
 from .position import Play, Position, Roll, Step
+from .textforms import show
 from .variants import Rule, StepCheck
 
 __all__ = [
@@ -435,8 +436,8 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
 
 def _normalize_steps(position: Position, steps: Iterable[Any]) -> list[Step]:
     if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
-        raise IllegalMoveError(f"steps so far must be a list of steps, not {steps!r}", "bad_step",
-                               f"Steps so far are a list of steps, not {steps!r}.")
+        raise IllegalMoveError(f"steps so far must be a list of steps, not {show(steps)}", "bad_step",
+                               f"Steps so far are a list of steps, not {show(steps)}.")
     return [coerce_step(position, s) for s in steps]
 
 
@@ -541,7 +542,7 @@ def apply_steps(position: Position, dice: Any, steps: Sequence[Any], *, plays: P
     else:
         why = explain_steps(plays, steps, complete=False)
         if why is not None:
-            raise IllegalMoveError(f"steps {list(steps)!r} are not a legal beginning of a play of "
+            raise IllegalMoveError(f"steps {show(list(steps))} are not a legal beginning of a play of "
                                    f"{plays.dice[0]}-{plays.dice[1]}: {why.message}", why.code, why.message)
     r = _rules(position.variant)
     done = _normalize_steps(position, steps)
@@ -774,7 +775,7 @@ def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step:
             if (o.start, o.end, o.die) == (st.start, st.end, st.die):
                 return o
     why = explain_step(position, d, steps_so_far, step)
-    raise IllegalMoveError(f"{step!r} cannot be played with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
+    raise IllegalMoveError(f"{show(step)} cannot be played with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -856,8 +857,8 @@ def explain_steps(plays: PlayList, steps: Sequence[Any], *, complete: bool = Tru
 
 def _normalize_input(position: Position, steps: Any) -> list[Any]:
     if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
-        raise IllegalMoveError(f"steps must be a list of steps, not {steps!r}", "bad_step",
-                               f"Steps are a list of steps, not {steps!r}.")
+        raise IllegalMoveError(f"steps must be a list of steps, not {show(steps)}", "bad_step",
+                               f"Steps are a list of steps, not {show(steps)}.")
     return list(steps)
 
 

@@ -367,8 +367,8 @@ def _parse_parts(text: str, variant: str | Variant | None, from_file: bool) -> t
                 raise NotationError(f"the file {t!r} is not UTF-8 text ({e.reason} at byte {e.start})") from None
             try:
                 return _parse_parts(content, variant, True)
-            except NotationError as e:
-                raise NotationError(f"the file {t!r} holds no position: {e}") from None
+            except (NotationError, PositionError, VariantError) as e:
+                raise type(e)(f"the file {t!r} holds no position: {e}") from None
     m = re.fullmatch(r"([A-Za-z0-9+/]{14})(?::(white|black))?", t, re.ASCII)
     if t.count("/") == 3 and not m:
         return string_parts(t)

@@ -404,3 +404,118 @@ def test_game_record_illegal_action_names_it():
     refused(GameError, lambda: Game.from_record(rec), "keep")
     rec = {"variant": "standard", "actions": [{"opening": [9, 1]}]}
     refused(DiceError, lambda: Game.from_record(rec), "9")
+
+
+# ----------------------------------------------------------------------------------------------
+# Issue 11: classes of input that escaped the project's errors (each also fuzzed in test_parse_fuzz)
+
+S = Position.start("standard")
+
+
+def test_deeply_nested_json_is_a_notation_error():
+    refused(NotationError, lambda: Position.from_json("[" * 100000), "[[[[")
+    refused(NotationError, lambda: Position.from_json(b"[" * 100000), "[[[[")
+    refused(NotationError, lambda: Position.parse("{" * 100000), "{{{{")
+
+
+def test_deeply_nested_variant_option_is_a_notation_error():
+    text = "minigam;bar_first=" + "[" * 100000 + "/w/barx8/barx8"
+    refused(NotationError, lambda: Position.from_string(text), "minigam;bar_first=[[[")
+
+
+@pytest.mark.parametrize("text", [
+    "standard/w/" + "1" * 5000 + "/-",
+    "standard/w/6x" + "1" * 5000 + "/-",
+    "standard/w/6x3/" + "9" * 400,
+])
+def test_huge_integers_in_position_strings(text):
+    refused(NotationError, lambda: Position.from_string(text), text[:20])
+
+
+def test_huge_integers_in_json():
+    big = '{"variant": "standard", "points": [' + "1" * 5000 + '], "bar": [0, 0], "off": [0, 0], "turn": "white"}'
+    refused(NotationError, lambda: Position.from_json(big), big[:20])
+    large = {**START_JSON, "points": [10**4000] + START_JSON["points"][1:]}
+    refused(PositionError, lambda: Position.from_json(large), "too large")
+    refused(PositionError, lambda: Position("standard", [10**5000] * 24), "too large")
+
+
+def test_huge_integers_in_moves_and_dice():
+    refused(NotationError, lambda: legal_plays(S, (3, 1)).find("1" * 5000 + "/5"), "1111")
+    refused(NotationError, lambda: legal_plays(S, (3, 1)).find("8/5(" + "9" * 5000 + ")"), "8/5(")
+    refused(DiceError, lambda: Roll.parse("1" * 5000 + "-1"), "1111")
+    refused(DiceError, lambda: legal_plays(S, (10**5000, 1)), "too large")
+
+
+def test_unicode_digits_dice_and_moves_are_treated_alike():
+    """Decimal digits of any script are digits (as int() reads them); look-alikes are refused."""
+    assert Roll.parse("٣-١") == Roll(3, 1) and Roll.parse("３１") == Roll(3, 1)
+    assert str(legal_plays(S, (3, 1)).find("٨/٥ ٦/٥")) == "8/5 6/5"
+    refused(DiceError, lambda: Roll.parse("²-1"), "'²-1'")
+    refused(DiceError, lambda: legal_plays(S, "²-1"), "'²-1'")
+    refused(NotationError, lambda: legal_plays(S, (3, 1)).find("8/5²"), "8/5²")
+
+
+def test_dice_text_out_of_range_quotes_both_dice():
+    refused(DiceError, lambda: Roll.parse("95"), "'95'", "9-5")
+
+
+def test_a_file_holding_its_own_path(tmp_path):
+    f = tmp_path / "loop.txt"
+    f.write_text(str(f), encoding="utf-8")
+    refused(BackgammonError, lambda: Position.parse(str(f)), str(f))
+
+
+def test_a_file_that_is_not_utf8(tmp_path):
+    f = tmp_path / "latin1.txt"
+    f.write_bytes("standard/w/6x15/é".encode("latin-1"))
+    refused(NotationError, lambda: Position.parse(str(f)), str(f), "UTF-8")
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(START_JSON), encoding="utf-8")
+    assert Position.parse(str(good)) == S
+
+
+def test_json_bytes():
+    refused(NotationError, lambda: Position.from_json(b"\x80"), "b'\\x80'", "UTF-8")
+    assert Position.from_json(json.dumps(START_JSON).encode()) == S
+
+
+@pytest.mark.parametrize("call", [
+    lambda: legal_steps(S, (3, 1), [(None, 3)]),
+    lambda: legal_steps(S, (3, 1), 5),
+    lambda: legal_steps(S, (3, 1), [(8.0, 5)]),
+    lambda: legal_steps(S, (3, 1), [(8, 5, 3, 1)]),
+    lambda: legal_plays(S, (3, 1)).find(5),
+    lambda: legal_plays(S, {3, 1}),
+    lambda: legal_plays(S, b"31"),
+    lambda: Position.from_json(None),
+    lambda: Position.from_json({**START_JSON, "options": []}),
+    lambda: Position.from_json({**START_JSON, "variant": ["standard"]}),
+    lambda: Position.parse(b"standard/w/-/-"),
+], ids=["none-in-step", "steps-not-a-list", "float-point", "four-numbers", "move-not-text", "dice-set",
+        "dice-bytes", "json-none", "options-list", "variant-list", "parse-bytes"])
+def test_wrong_types_are_refused(call):
+    refused(BackgammonError, call)
+
+
+def test_move_text_with_more_moves_than_the_roll_is_refused_at_once():
+    import time
+
+    p = Position.from_string("standard/b/24,22x3,21x3,15,14,12,10x2,7,5x2/24,22x2,21,17,14,8x4,6x3,2x2")
+    plays = legal_plays(p, (1, 1))
+    t0 = time.perf_counter()
+    refused(NotationError, lambda: plays.find("8/7(9)"), "8/7(9)")
+    refused(NotationError, lambda: plays.find("8/7(9) 8/7(9)"), "8/7(9) 8/7(9)")
+    err = refused(IllegalMoveError, lambda: plays.find("8/7(3) 8/7(2)"), "8/7(3) 8/7(2)")
+    assert err.reason == "too_many_steps"
+    assert time.perf_counter() - t0 < 0.5
+
+
+def test_json_form_keeps_variant_options():
+    for v in (find_variant("minigam", bar_first=True), find_variant("minigam", checkers=3),
+              find_variant("minigam", bar_first=True, checkers=1)):
+        p = Position.start(v)
+        assert p.to_json()["options"] == {k: x for k, x in v.option_values.items() if x != v.options[k]}
+        back = Position.from_json(p.to_json())
+        assert back == p and back.variant.bar_first == v.bar_first and back.variant.checkers == v.checkers
+    assert "options" not in S.to_json()  # default options: the JSON form is unchanged

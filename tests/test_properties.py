@@ -335,3 +335,20 @@ def test_record_keeps_the_players_own_steps():
     assert rec["actions"][-1]["play"] == "bar/6/3"
     # Saving the loaded game gives the same record.
     assert Game.from_record(rec).record() == rec
+
+
+# Every variant with its options: Mini-Gam's bar_first and checkers (1-15), beside the defaults.
+WITH_OPTIONS = (*VARIANTS, *(find_variant("minigam", bar_first=bf, checkers=k)
+                             for bf in (False, True) for k in (1, 2, 3, 5, 8, 15)))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(arbitrary(WITH_OPTIONS) | reachable(WITH_OPTIONS))
+def test_every_text_form_round_trips_every_variant_with_options(pos):
+    """Issue 11: the JSON form carries the options, so no form loses the variant."""
+    for back in (Position.from_json(pos.to_json()), Position.from_json(pos.to_json_text()),
+                 Position.from_json(pos.to_json_text().encode()), Position.from_string(pos.to_string()),
+                 Position.parse(pos.to_string()), Position.parse(pos.to_json_text())):
+        assert back == pos and back.variant.option_values == pos.variant.option_values
+    if pos.variant.points == 24:
+        assert Position.from_position_id(pos.position_id(), pos.variant, pos.turn) == pos
