@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as etree
 from collections.abc import Iterable
 from typing import Any
 
@@ -73,7 +74,17 @@ class El(BaseElement):
         self._text = text
 
     def get_xml(self) -> Any:
-        xml = super().get_xml()
+        # What svgwrite's BaseElement.get_xml does in non-debug mode (attributes sorted, None and
+        # empty values left out), without its per-attribute conversion calls.
+        attrib = {}
+        for k, v in sorted(self.attribs.items()):
+            if v is not None:
+                text = v if type(v) is str else str(v)
+                if text:
+                    attrib[k] = text
+        xml = etree.Element(self.elementname, attrib)
+        for element in self.elements:
+            xml.append(element.get_xml())
         if self._text is not None:
             xml.text = self._text
         return xml
