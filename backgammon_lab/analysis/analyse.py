@@ -19,9 +19,12 @@ and goes through the game's history on the turn engine:
   choice is *forced*.
 * **Error rate** per player: the mean loss over the non-forced decisions, times 1000 (GNU
   Backgammon's "error rate" in millipoints per move).
-* **Luck** per roll: the roller's value after the roll (its best play) minus its value before it
-  (the average of the same over the 21 rolls), so luck averages to zero over the dice; summed per
-  player. The opening roll counts for the player who wins it, from an even game (equity 0).
+* **Luck** per roll: the roller's value after the roll (its best play at 0-ply) minus its value
+  before it (the average of the same over the 21 rolls), so luck averages to zero over the dice;
+  summed per player. The opening roll counts for the player who wins it, from an even game (equity
+  0). In Mexican the plays of a Mexican are valued here as if the mover rolled again (the naming is
+  not looked up), which keeps the 21 rolls before each roll cheap; before and after are measured
+  the same way, so the luck still averages to zero.
 * **Chart**: White's winning chance before every roll, and the result, as an SVG line chart
   (:meth:`Analysis.svg`; the same bytes for the same game).
 
@@ -292,9 +295,17 @@ def _roll_text(state: TurnState) -> str:
 Item = tuple[str, Any]
 
 
-def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any, nxt: TurnState) -> list[Item]:
+def _luck_evaluator(ev: Evaluator) -> Evaluator:
+    """The evaluator luck is measured with: the same, but after a Mexican the plays are valued as if
+    the mover rolled again (no naming look-up), so the 21 rolls before each roll stay cheap."""
+    return Evaluator(net=ev.net, lookahead=False) if ev.net is not None and ev.variant.mexican else ev
+
+
+def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any, nxt: TurnState,
+                   luck_ev: Evaluator | None = None) -> list[Item]:
     """What entry ``k`` of the history (``prev`` --action--> ``nxt``) gives: a decision, a roll, or nothing."""
     out: list[Item] = []
+    lev = luck_ev if luck_ev is not None else ev
     if isinstance(action, MakePlay) and prev.phase is Phase.PLAY:
         assert prev.roll is not None
         h = hint(prev.turn_start, prev.roll, ply=ply, named=prev.named, evaluator=ev)
@@ -327,14 +338,14 @@ def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any
             d.equity, dh.best.equity, False, mark(d.loss))))
     elif isinstance(action, RollDice) and prev.phase is Phase.ROLL:
         roller = prev.player
-        before = ev.state_value(prev, 1)  # the average over the 21 rolls of the best play (exact: the table)
-        after = ev.dice_value(prev.position, action.roll, 0)
+        before = lev.state_value(prev, 1)  # the average over the 21 rolls of the best play (exact: the table)
+        after = lev.dice_value(prev.position, action.roll, 0)
         white = float(before[0]) if roller == WHITE else 1.0 - float(before[0])
         out.append(("roll", RollAnalysis(k, roller, str(action.roll), _equity(before), _equity(after),
                                          _equity(after) - _equity(before), white)))
     elif isinstance(action, OpeningRoll) and prev.phase is Phase.OPENING and action.white != action.black:
         winner = nxt.player
-        after = ev.state_value(nxt, 0)
+        after = lev.state_value(nxt, 0)
         out.append(("roll", RollAnalysis(k, winner, f"{action.white}-{action.black} (opening)", 0.0, _equity(after),
                                          _equity(after), 0.5)))
     return out
@@ -349,7 +360,8 @@ def _analyse_chunk(job: Job) -> list[tuple[int, list[Item]]]:
     game = Game.from_record(record)
     entries = game.entries
     ev = evaluator_for(entries[0].state.position, net=net, table=table, exact=exact)
-    return [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state))
+    lev = _luck_evaluator(ev)
+    return [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state, lev))
             for k in indices]
 
 
@@ -377,7 +389,8 @@ def analyse(game: Game | dict[str, Any] | str | bytes, *, ply: int = 0, net: Any
     indices = list(range(1, len(entries)))
     items: list[tuple[int, list[Item]]] = []
     if executor is None:
-        items = [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state))
+        lev = _luck_evaluator(ev)
+        items = [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state, lev))
                  for k in indices]
     else:
         jobs: list[Job] = [(record, indices[i:i + chunk], ply, ev.net, ev.table if table is not None else None,

@@ -86,14 +86,17 @@ class Evaluator:
     """Values of engine states for the side to act, as rows of outputs (1: the winning chance, or
     5: win, win a gammon, win a backgammon, lose a gammon, lose a backgammon), by a net or, for
     Mini-Gam, exactly by the solved table. ``kind`` is ``"net"`` or ``"exact"``.
+    ``lookahead=False`` values the plays of a Mexican at 0-ply as if the mover rolled again
+    instead of looking the naming of doubles up (cheaper; what the trainer does).
 
     The search (plies, Mexican chains) is :meth:`state_value`; :meth:`play_values` values every
     legal play of a state at 0-ply in one batch.
     """
 
-    def __init__(self, net: Any = None, table: Any = None) -> None:
+    def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True) -> None:
         if (net is None) == (table is None):
             raise AnalysisError("an Evaluator takes a net or a table")
+        self.lookahead = lookahead
         self.net = net
         self.table = table
         self.kind = "exact" if table is not None else "net"
@@ -139,7 +142,7 @@ class Evaluator:
             opp = pos.off[1 if pos.turn == "white" else 0]
             return np.array([[self.table.value_board_after(b, opp)] for b in boards])
         return np.asarray(candidate_values(self.net, pos, state.roll.dice, state.named, boards, plays.length,
-                                           lookahead=True, ply=0), dtype=np.float64)
+                                           lookahead=self.lookahead, ply=0), dtype=np.float64)
 
     # -- the search ------------------------------------------------------------------------------
     def state_value(self, state: TurnState, ply: int = 0) -> np.ndarray:

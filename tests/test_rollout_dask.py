@@ -1,0 +1,54 @@
+"""Rollouts on a Dask cluster (``distributed.Client(...).get_executor()``) give the numbers of one
+process for the same seed. The LocalCluster has 2 worker processes (``processes=True``, one thread
+each), so the jobs really travel pickled to other processes; starting them takes about 2 s here."""
+
+from __future__ import annotations
+
+import pytest
+
+from backgammon_lab import Position
+from backgammon_lab.analysis.analyse import analyse
+from backgammon_lab.analysis.bots import HeuristicBot
+from backgammon_lab.analysis.netbot import NetBot
+from backgammon_lab.analysis.nets import Net
+from backgammon_lab.analysis.rollout import rollout
+from backgammon_lab.game import Game
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    c = distributed.Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def test_rollout_on_dask_equals_one_process(client) -> None:
+    pos = Position.start("mexican")
+    one = rollout(pos, HeuristicBot(), games=24, seed=3, progress=False, chunk=5)
+    dask = rollout(pos, HeuristicBot(), games=24, seed=3, progress=False, chunk=5, executor=client.get_executor())
+    assert dask.to_json() == one.to_json() and dask.outcomes == one.outcomes
+
+
+def test_reduced_rollout_with_a_net_on_dask(client) -> None:
+    net = Net.create("standard", hidden=8, seed=1)
+    pos = Position.start("standard")
+    kw = {"games": 36, "seed": 2, "progress": False, "stratify": True, "truncate": 3, "chunk": 9}
+    one = rollout(pos, NetBot(net), **kw)  # type: ignore[arg-type]
+    dask = rollout(pos, NetBot(net), executor=client.get_executor(), **kw)  # type: ignore[arg-type]
+    assert dask.to_json() == one.to_json() and dask.samples == one.samples
+
+
+def test_game_analysis_on_dask(client) -> None:
+    net = Net.create("minigam", hidden=8, seed=1)
+    g = Game("minigam", seed=4)
+    while not g.is_over:
+        if g.is_chance():
+            g.roll()
+        else:
+            g.apply(HeuristicBot().choose(g))
+    one = analyse(g, net=net, exact=False)
+    assert analyse(g, net=net, exact=False, executor=client.get_executor(), chunk=5).to_json() == one.to_json()
