@@ -6,7 +6,8 @@
 #   nohup bash scripts/train_all.sh > artifacts/train/driver.log 2>&1 &
 #
 # Nets and logs go to artifacts/train/ (NET_DIR, LOG_DIR); copy a net to backgammon_lab/data/nets/
-# to ship it. Mini-Gam chunks: MINIGAM_STEPS ("ALPHA:MINUTES ...", "" skips Mini-Gam); the others: CHUNK_MINUTES (30).
+# to ship it. Mini-Gam chunks: MINIGAM_STEPS ("ALPHA:MINUTES ...", "" skips Mini-Gam); the others: CHUNK_MINUTES (30), or MEXICAN_MINUTES
+# and STANDARD_MINUTES each; FIRST=standard starts the turns with standard.
 set -u
 # run from a copy, so that editing this file does not disturb a running driver
 if [ -z "${TRAIN_ALL_ROOT:-}" ]; then
@@ -44,10 +45,15 @@ chunk() {  # chunk VARIANT MINUTES [extra train options...]; a failed start (the
 }
 
 # Mini-Gam: a falling learning rate, ALPHA:MINUTES per chunk
-for step in ${MINIGAM_STEPS:-0.05:10 0.02:10 0.005:10}; do
+for step in ${MINIGAM_STEPS-0.05:10 0.02:10 0.005:10}; do
   chunk minigam "${step#*:}" --hidden "${MINIGAM_HIDDEN:-128}" --alpha "${step%%:*}"
 done
+# then the two 24-point games in turns (FIRST=standard starts with standard)
+order=(mexican standard)
+[ "${FIRST:-mexican}" = standard ] && order=(standard mexican)
 while true; do
-  chunk mexican "$CHUNK_MINUTES"
-  chunk standard "$CHUNK_MINUTES"
+  for v in "${order[@]}"; do
+    if [ "$v" = mexican ]; then chunk mexican "${MEXICAN_MINUTES:-$CHUNK_MINUTES}"
+    else chunk standard "${STANDARD_MINUTES:-$CHUNK_MINUTES}"; fi
+  done
 done
