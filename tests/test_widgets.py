@@ -791,10 +791,16 @@ def test_drag_plays_a_step_and_keys_select_play_and_undo() -> None:
     click(b, "point", 13, pickup=True)
     click(b, "point", 13, drag=True)  # dropped where it was: still selected
     assert b.selected == 13
-    click(b, "point", 24, pickup=True)
+    click(b, "point", 24, pickup=True)  # 13 was selected and 13/24 is no step; a pick-up never plays anyway
     assert b.selected == 24
+    click(b, "point", 24, pickup=True)
     click(b, "point", 21, drag=True)
     assert gw.game.state.steps and gw.game.state.steps[0].text(24) == "24/21"
+    other = GameWidget("standard", seed=5)
+    roll(other, "6-2")
+    click(other.board, "point", 8)
+    click(other.board, "point", 6, pickup=True)  # 8/6 is a step, but a pick-up only selects
+    assert other.board.selected == 6 and not other.game.state.steps
     click(b, "point", 1, pickup=True)  # a Black checker: refused with the reason
     reason = b.message
     click(b, "point", 3, drag=True)

@@ -464,7 +464,9 @@ class BoardWidget(anywidget.AnyWidget):
         steps = self._legal_steps()
         sel = self.selected
         if sel is not None:
-            chosen = sorted((s for s in steps if s.start == sel and s.end == target), key=lambda s: s.die)
+            # A checker picked up for a drag is selected, never played onto.
+            chosen = [] if click.get("pickup") else sorted(
+                (s for s in steps if s.start == sel and s.end == target), key=lambda s: s.die)
             if chosen:
                 self._play(chosen[0])
                 return True
