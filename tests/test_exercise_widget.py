@@ -231,7 +231,7 @@ def test_reprs_are_deterministic() -> None:
     wdg = ExerciseWidget(exercise("m3.1"))
     assert repr(wdg) == "<ExerciseWidget m3.1 (play): to do, best 0/3 stars>"
     course = lesson("M3")
-    assert repr(course) == "<CourseWidget 1 stages, at M3 exercise 1; 0/12 stars>"
+    assert repr(course) == "<CourseWidget 1 stage, at M3 exercise 1; 0/12 stars>"
 
 
 # -- the course runner -------------------------------------------------------------------------------

@@ -593,7 +593,8 @@ class CourseWidget(w.VBox):
         return text
 
     def __repr__(self) -> str:
-        return (f"<CourseWidget {len(self.stages)} stages, at {self.stage.id} exercise {self.index + 1}; "
+        k = len(self.stages)
+        return (f"<CourseWidget {k} stage{'s' if k != 1 else ''}, at {self.stage.id} exercise {self.index + 1}; "
                 f"{self.progress.total_stars()}/{self.progress.max_stars()} stars>")
 
 
