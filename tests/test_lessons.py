@@ -11,8 +11,19 @@ import pytest
 from backgammon_lab import Position
 from backgammon_lab.engine import dice_state
 from backgammon_lab.lessons import (
-    EXERCISES, KINDS, ROW_TITLES, STAGES, Exercise, LessonError, Progress, check_exercise, exercise, solve, stage,
-    stages_of, stars_for,
+    EXERCISES,
+    KINDS,
+    ROW_TITLES,
+    STAGES,
+    Exercise,
+    LessonError,
+    Progress,
+    check_exercise,
+    exercise,
+    solve,
+    stage,
+    stages_of,
+    stars_for,
 )
 from backgammon_lab.lessons.exercises import build_game, step_clicks, white_point
 from backgammon_lab.rules import legal_plays
