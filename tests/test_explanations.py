@@ -265,3 +265,15 @@ def test_four_step_text_is_found_quickly() -> None:
     assert str(plays.find("8/7(4)")) == "8/7(4)"
     assert plays.find("8/7 8/7 8/7 8/7") == plays.find("8/7(2) 8/7(2)")
     assert time.perf_counter() - t0 < 0.5
+
+
+@pytest.mark.parametrize("name", ["standard", "mexican", "minigam"])
+def test_the_rules_pages_list_each_reason_with_its_quoted_rule(name: str) -> None:
+    page = (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    table = page.split("## Why a step is refused", 1)[1]
+    v = find_variant(name)
+    listed = set(re.findall(r"^\| `(\w+)` \|", table, re.M))
+    assert listed == {code for code in REASONS if v.rule(code) is not None}
+    for code in listed:
+        rule = v.rule(code)
+        assert rule is not None and f"| `{code}` | {REASONS[code]} | {rule.id} | \"{rule.text}\" |" in table
