@@ -167,7 +167,7 @@ def _read_file(path: Path, name: str) -> str:
 def _check_variant(pos: Position, variant: str | None, text: Any) -> Position:
     if variant is not None:
         want = find_variant(variant)
-        if want.name != pos.variant.name:
+        if type(want) is not type(pos.variant):
             raise VariantError(f"{quote(text)} is a {pos.variant.name} position, but --variant says {variant!r}")
     return pos
 

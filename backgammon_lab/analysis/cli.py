@@ -56,9 +56,10 @@ def _solve_command(position: Position) -> str:
 def _table_for(position: Position, path: str | None) -> Any:
     """The solved table for a Mini-Gam position (None for other variants, or when none is cached:
     then a note on stderr says that the answer is a rollout and how to get the exact value)."""
-    if position.variant.name != "minigam":
+    from .solve import get_table, load_table, solvable
+
+    if not solvable(position.variant):
         return None
-    from .solve import get_table, load_table
 
     if path:
         try:

@@ -433,7 +433,7 @@ class PositionEditor(w.VBox):
         if text is None:  # the box shows what was imported, written as the editor writes it
             self.export_text()
         note = ""
-        if pos.variant.name != before.name:
+        if type(pos.variant) is not type(before):
             note = f" The variant is now {pos.variant.title} (it was {before.title})."
         self.board.message = f"Imported a {pos.variant.title} position.{note}"
         self._refresh(keep_message=True)
