@@ -351,3 +351,20 @@ def test_shipped_net_beats_the_heuristic_in_a_seeded_match(variant: str) -> None
             end = play_out(start_state(variant), {seat: bot, other: heur}, random.Random(i))
             score += end.points if end.winner == seat else -end.points
     assert score > 0
+
+
+def test_netbot_mexican_play_looks_the_naming_up_for_the_best_candidates() -> None:
+    net = Net.create("mexican", hidden=10, seed=5)
+    s = advance(start_state("mexican"), OpeningRoll(2, 1))[0]
+    s = advance(s, Choice.KEEP)[0]
+    assert s.mexican and len(s.plays) > 4
+    full = NetBot(net)
+    full.name_candidates = 1000
+    values = full.play_values(s, s.plays)
+    best = s.plays[int(np.argmax(values[:, 0]))]
+    assert full.choose_play(s, s.plays) is best
+    quick = NetBot(net)  # four candidates: the choice is one of the four best by the cheap value
+    boards = [play_board(p) for p in s.plays]
+    rough = candidate_values(net, s.position, (2, 1), False, boards, 2, lookahead=False)[:, 0]
+    top = set(np.argsort(-rough, kind="stable")[:4].tolist())
+    assert list(s.plays).index(quick.choose_play(s, s.plays)) in top

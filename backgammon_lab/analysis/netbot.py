@@ -38,6 +38,8 @@ class NetBot(Bot):
     """
 
     name = "net"
+    #: After a Mexican, the plays whose naming is looked up in full (the best by the cheap value).
+    name_candidates = 4
 
     def __init__(self, net: Net | None = None, *, lookahead: bool = True) -> None:
         self.net = net
@@ -67,10 +69,24 @@ class NetBot(Bot):
         return candidate_values(net, game.position, dice.dice, named, boards, used, lookahead=self.lookahead)
 
     def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
-        """The play the net rates best (the first one on ties)."""
+        """The play the net rates best (the first one on ties).
+
+        After a Mexican the naming that follows is looked up (six doubles searched per play) only
+        for the :attr:`name_candidates` plays that rate best as if the mover rolled again.
+        """
         if len(plays) == 1:
             return plays[0]
         net = self.net_for(game.variant)
+        dice = game.dice
+        named = bool(getattr(game, "named", False))
+        if self.lookahead and dice is not None and game.variant.after_play(dice.dice, named, len(plays[0])) == "name":
+            boards = [play_board(p) for p in plays]
+            rough = net.score(candidate_values(net, game.position, dice.dice, named, boards, len(plays[0]),
+                                               lookahead=False))
+            top = [int(i) for i in np.argsort(-rough, kind="stable")[:self.name_candidates]]
+            fine = net.score(candidate_values(net, game.position, dice.dice, named, [boards[i] for i in top],
+                                              len(plays[0])))
+            return plays[top[int(np.argmax(fine))]]
         return plays[int(np.argmax(net.score(self.play_values(game, plays))))]
 
     def keep_or_reroll(self, game: GameLike) -> str:
