@@ -256,7 +256,7 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
         two: dict[Board, list[RawStep]] = {}
         one: dict[Board, list[RawStep]] = {}
         if len(orders) == 2 and r.midgame_ok and b[r.n + 1] == 0 and r.outside(b) >= 2:
-            found = _two_orders_midgame(r, b, orders, two)
+            found = r.midgame(b, orders, two)
             if found:
                 return two, 2
             two.clear()
