@@ -877,3 +877,33 @@ def test_editor_drag_moves_a_checker() -> None:
     click(ed.board, "point", 10, pickup=True)
     click(ed.board, "point", 12, drag=True)  # Black's 13: refused
     assert ed.position.count("white", 10) == 1 and "both colours" in ed.board.message
+
+
+def test_tutor_judges_each_play_and_gives_a_hint() -> None:
+    """Point 8: with the tutor on, a play is judged as it is made (exact for Mini-Gam), the best
+    play and the one made drawn as arrows; the Hint button names the best play and draws it."""
+    pos = Position.from_string("minigam;checkers=2/w/bar,5/4,off")
+    gw = GameWidget(position=pos, dice=(4, 2), tutor=True)
+    assert visible(gw.hint_button) and not visible(gw.tutor_box)
+    gw.hint_button.click()
+    assert gw.board.message == "Hint: the best play is bar/3* 5/3 (win 19.8%)."
+    assert marks(gw.board, "arrow") == 4  # a line and a head for each of the best play's two steps
+    texts = [text for text, _ in gw.plays_list.options]
+    gw.plays_list.value = texts.index("bar/3*/1")
+    gw.play_button.click()
+    v = gw.verdicts[-1]
+    assert (v.text, v.best_text, v.mark, v.method) == ("bar/3*/1", "bar/3* 5/3", "very bad", "exact")
+    assert visible(gw.tutor_box) and "loses 11.3% against the best play bar/3* 5/3" in gw.tutor_box.value
+    assert "data-mark='very bad'" in gw.tutor_box.value and gw.tutor_box.value.count('class="arrow"') >= 2
+    # A play made by clicks is judged too; the best one is said to be the best.
+    gw = GameWidget(position=pos, dice=(4, 2), tutor=True)
+    play_step(gw, 7, 3)
+    play_step(gw, 5, 3)
+    assert gw.verdicts[-1].is_best and "is the best play" in gw.tutor_box.value
+    # Without an evaluator for the variant the tutor says so, and the game goes on.
+    gw = GameWidget("standard", seed=1, tutor=True)
+    roll(gw, "3-1")
+    gw.plays_list.value = 0
+    gw.play_button.click()
+    assert gw.game.current_player == "black" and gw.board.last_error is None
+    assert "data-role='tutor'" in gw.tutor_box.value

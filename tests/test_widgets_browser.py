@@ -133,6 +133,7 @@ NOTEBOOK = [
     "import backgammon_lab\nfrom backgammon_lab.widgets import PositionEditor",
     'gw = backgammon_lab.play("mexican", seed=7)\ngw',
     'ed = PositionEditor(variant="mexican")\ned',
+    'gt = GameWidget(position=Position.from_string("minigam;checkers=2/w/bar,5/4,off"), dice=(4, 2), tutor=True)\ngt',
 ]
 
 
@@ -284,6 +285,7 @@ LEARNER = [
     'forced = Position.from_string("standard/w/barx2,21,18x3,13,8x2,6x3,5,3,1/23,21x2,18x2,13x2,11,9,6,5,2x4")\n'
     'gf = GameWidget(position=forced, auto_forced=True)\ngf',
     'ed = PositionEditor(variant="mexican")\ned',
+    'gt = GameWidget(position=Position.from_string("minigam;checkers=2/w/bar,5/4,off"), dice=(4, 2), tutor=True)\ngt',
 ]
 
 
@@ -298,9 +300,9 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
 
     write_notebook(lab.root / "learner.ipynb", LEARNER)
     page.set_viewport_size({"width": 1400, "height": 1100})
-    open_notebook(page, lab, "learner.ipynb", widgets=3)
+    open_notebook(page, lab, "learner.ipynb", widgets=4)
     outs = page.locator(".jp-OutputArea-output").filter(has=page.locator(WIDGET))
-    game_out, forced_out, ed_out = outs.nth(0), outs.nth(1), outs.nth(2)
+    game_out, forced_out, ed_out, tutor_out = outs.nth(0), outs.nth(1), outs.nth(2), outs.nth(3)
     board, forced_board, ed_board = (page.locator(WIDGET).nth(i) for i in range(3))
     message = board.locator("[data-role=message]")
     expect(board).to_have_attribute("data-turn", "black")
@@ -381,3 +383,16 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
         "Forced: White plays bar/21 bar/24 (the only legal play).")
     expect(forced_out.locator("[data-role=record]")).to_contain_text("1. White 4-1: bar/21 bar/24")
     _shot(page, "12-forced-play")
+
+    # 8. The tutor judges a play as it is made: a bad Mini-Gam play, exactly, with both plays drawn.
+    tutor_out.scroll_into_view_if_needed()
+    tutor_out.get_by_role("button", name="Hint").click()
+    expect(page.locator(WIDGET).nth(3).locator("[data-role=message]")).to_have_text(
+        "Hint: the best play is bar/3* 5/3 (win 19.8%).")
+    tutor_out.locator("select[size]").select_option(label="bar/3*/1")
+    tutor_out.get_by_role("button", name="Play", exact=True).click()
+    verdict = tutor_out.locator("[data-role=tutor]")
+    expect(verdict).to_have_attribute("data-mark", "very bad")
+    expect(verdict).to_contain_text("bar/3*/1 loses 11.3% against the best play bar/3* 5/3.")
+    expect(tutor_out.locator("[data-role=tutor] ~ svg line.arrow")).to_have_count(4)  # two steps each
+    _shot(page, "13-tutor-verdict")

@@ -13,6 +13,9 @@ legal plays.
 * the controls of the current decision: Roll (with a field for dice set by hand), the Mexican
   opening choice (keep or roll again), the six buttons naming doubles after a Mexican (each says
   whether those doubles can be played in full), and the legal plays as a list with a Play button;
+* the tutor (the "Tutor" box, ``tutor=True``): each play, opening choice and naming of doubles
+  judged as it is made by :func:`backgammon_lab.analysis.tutor.judge` (the loss against the best,
+  in words, with the best play and yours drawn as arrows), and a Hint button;
 * what the rules did, in plain words; the game record by turn ("3. White 5-2: 24/22 13/8"), the
   newest line in view and the shown point marked; a slider and buttons to step through the
   history. Looking at an earlier point is read-only until "Play from here" is pressed (the later
@@ -42,6 +45,7 @@ from ..engine import (
     Event,
     GameOver,
     OpeningRolled,
+    Phase,
     Played,
     Rolled,
     StepPlayed,
@@ -51,7 +55,7 @@ from ..engine import (
 )
 from ..errors import BackgammonError
 from ..game import Game, HistoryEntry
-from ..position import BLACK, WHITE, Player, Position, Roll, Step
+from ..position import BLACK, WHITE, Play, Player, Position, Roll, Step
 from ..rules import legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
@@ -245,7 +249,7 @@ class GameWidget(w.VBox):
 
     def __init__(self, variant: str = "mexican", seed: int | None = 0, *, opponent: Any = "human",
                  bot_player: Player = BLACK, position: Position | None = None, dice: Any = None,
-                 auto_forced: bool = False, **board_options: Any) -> None:
+                 auto_forced: bool = False, tutor: bool = False, **board_options: Any) -> None:
         super().__init__()
         if bot_player not in (WHITE, BLACK):
             raise ValueError(f"bot_player is 'white' or 'black', not {bot_player!r}")
@@ -287,8 +291,12 @@ class GameWidget(w.VBox):
         self.forced_check = w.Checkbox(value=bool(auto_forced), description="Play forced moves", indent=False,
                                        tooltip="A roll with only one legal play is played at once",
                                        layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.tutor_check = w.Checkbox(value=bool(tutor), description="Tutor", indent=False,
+                                      tooltip="Judge each decision as it is made (exact for Mini-Gam, else the net)",
+                                      layout=w.Layout(width="auto", flex="0 0 auto"))
         toolbar = w.HBox([self.variant_choice, self.opponent_choice, self.new_button, self.undo_button,
-                          self.redo_button, self.forced_check], layout=w.Layout(flex_flow="row wrap"))
+                          self.redo_button, self.forced_check, self.tutor_check],
+                         layout=w.Layout(flex_flow="row wrap"))
 
         # decisions
         self.status = w.HTML()
@@ -311,8 +319,12 @@ class GameWidget(w.VBox):
                                      "the later actions")
         self.branch_box = w.VBox([self.branch_note, self.branch_button])
         self.messages = w.HTML()
+        self.hint_button = _button("Hint", "The tutor's best choice here (the best play drawn on the board)")
+        self.tutor_box = w.HTML()
+        #: The tutor's verdicts on this game's decisions, newest last (``analysis.tutor.Verdict``).
+        self.verdicts: list[Any] = []
         side = w.VBox([self.status, self.branch_box, self.roll_box, self.choice_box, self.name_box,
-                       self.plays_box, self.messages],
+                       self.plays_box, self.hint_button, self.tutor_box, self.messages],
                       layout=w.Layout(width="380px", min_width="380px", padding="0 0 0 12px",
                                       overflow="hidden"))
 
@@ -341,6 +353,8 @@ class GameWidget(w.VBox):
             b.on_click(lambda _b, k=k: self._act(lambda: self.game.name_doubles(k)))
         self.play_button.on_click(lambda _b: self._play_selected())
         self.branch_button.on_click(lambda _b: self.play_from_here())
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.tutor_check.observe(lambda _c: self.refresh(), names="value")
         self.first_button.on_click(lambda _b: self._goto(0))
         self.back_button.on_click(lambda _b: self._goto(self.game.index - 1))
         self.forward_button.on_click(lambda _b: self._goto(self.game.index + 1))
@@ -449,6 +463,7 @@ class GameWidget(w.VBox):
         self.game = Game(str(self.variant_choice.value), seed=seed)
         self.board.game = self.game
         self.board.message = f"New game of {self.game.variant.title}."
+        self.tutor_box.value = ""
         self._msg_from = 0
         self._viewing = False
         self.refresh()
@@ -498,6 +513,8 @@ class GameWidget(w.VBox):
         finally:
             self._busy = False
         self.board.message = self._replaced_text(start, before)
+        self._play_forced()
+        self._judge_since(start)
         self._run_bot()
         self._msg_from = start
         self.refresh()
@@ -555,6 +572,7 @@ class GameWidget(w.VBox):
         note = self._replaced_text(start, self._len_before)
         if note:
             self.board.message = f"{self.board.message} {note}"
+        self._judge_since(start)
         self._run_bot()
         self._msg_from = start
         self.refresh()
@@ -624,6 +642,86 @@ class GameWidget(w.VBox):
         self.board.message = text
         self.refresh()
 
+    # -- the tutor -----------------------------------------------------------------------------
+    @property
+    def tutor(self) -> bool:
+        """True when each decision is judged as it is made (the "Tutor" box)."""
+        return bool(self.tutor_check.value)
+
+    @tutor.setter
+    def tutor(self, value: bool) -> None:
+        self.tutor_check.value = bool(value)
+
+    def _judge_since(self, start: int) -> None:
+        """Judge the human's decisions among the history points after ``start`` (before the bot
+        plays): a play (when its last step or the whole play is made), a keep/re-roll, a naming."""
+        if not self.tutor:
+            return
+        from ..engine import Choice, MakePlay, MakeStep, NameDoubles
+
+        g = self.game
+        entries = g.entries
+        for i in range(start + 1, len(entries)):
+            e, before = entries[i], entries[i - 1].state
+            if before.player == self.bot_player and self.bot is not None:
+                continue
+            choice: Any = None
+            if isinstance(e.action, (MakePlay, MakeStep)):
+                choice = next((ev.play for ev in e.events if isinstance(ev, Played)), None)
+            elif isinstance(e.action, (Choice, NameDoubles)):
+                choice = e.action
+            if choice is not None:
+                self._judge(before, choice)
+
+    def _judge(self, state: Any, choice: Any) -> None:
+        from ..analysis.tutor import judge
+
+        try:
+            v = judge(state, choice)
+        except Exception as e:  # noqa: BLE001 - the tutor's failure is shown, never raised
+            why = str(e) if isinstance(e, BackgammonError) else f"{type(e).__name__}: {e}"
+            self.tutor_box.value = (f"<div data-role='tutor' data-mark='none' style='white-space:normal'>"
+                                    f"<b>Tutor:</b> cannot judge here ({html.escape(why)}).</div>")
+            return
+        self.verdicts.append(v)
+        mark = f" <i>({html.escape(v.mark)})</i>" if v.mark else ""
+        how = "exact" if v.method == "exact" else "the net"
+        picture = ""
+        if v.kind == "play" and not v.is_best and v.best_play is not None and isinstance(choice, Play):
+            from .. import svg
+
+            picture = str(svg.board(state.turn_start, arrows=[v.best_play, choice], size=300, show_pips=False,
+                                    caption="Pink: the best play. Blue: yours."))
+        self.tutor_box.value = (f"<div data-role='tutor' data-mark='{html.escape(v.mark or 'best')}' "
+                                f"style='white-space:normal;line-height:1.4'><b>Tutor</b> ({how}): "
+                                f"{html.escape(v.sentence)}{mark}</div>{picture}")
+
+    def hint(self) -> None:
+        """The tutor's best choice now, in words (and, at the start of a play, the best play drawn
+        as arrows on the board)."""
+        from ..analysis.tutor import judge
+
+        g = self.game
+        st = g.state
+        if self.viewing or self._bot_to_act() or st.phase not in (Phase.PLAY, Phase.CHOICE, Phase.NAME):
+            self.board.message = "A hint is given at your decisions: a play, the opening choice, naming doubles."
+            return
+        any_choice: Any = {Phase.PLAY: lambda: st.plays[0] if st.plays else None,
+                           Phase.CHOICE: lambda: "keep", Phase.NAME: lambda: 1}[st.phase]()
+        try:
+            v = judge(st, any_choice)
+        except Exception as e:  # noqa: BLE001 - shown, never raised
+            self.board.message = f"No hint here: {e}" if isinstance(e, BackgammonError) else f"No hint: {e!r}"
+            return
+        if v.kind == "play":
+            self.board.message = f"Hint: the best play is {v.best_text} (win {v.best_win * 100:.1f}%)."
+            if not st.steps and v.best_play is not None:
+                self.board.redraw(arrows=[v.best_play])
+            return
+        best = {"keep": "keep the opening dice", "reroll": "roll both dice again"}.get(v.best_text,
+                                                                                      f"name {v.best_text}")
+        self.board.message = f"Hint: {best} (win {v.best_win * 100:.1f}%)."
+
     # -- display -------------------------------------------------------------------------------
     def _play_actions(self) -> list[Any]:
         g = self.game
@@ -656,6 +754,8 @@ class GameWidget(w.VBox):
             if ph == "name":
                 self._label_name_buttons()
             self._fill_plays(ph == "play" and not bot_turn and not viewing)
+            _show(self.hint_button, self.tutor and ph in ("play", "choice", "name") and not bot_turn and not viewing)
+            _show(self.tutor_box, self.tutor and bool(self.tutor_box.value))
             self.undo_button.disabled = not g.can_undo
             self.redo_button.disabled = not g.can_redo
             self.first_button.disabled = self.back_button.disabled = not g.can_undo
