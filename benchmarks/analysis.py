@@ -1,6 +1,7 @@
 """Benchmarks of the analysis package, in one run.
 
     python benchmarks/analysis.py [--solve] [--games 200] [--json]
+    python benchmarks/analysis.py --nets [--positions 100] [--ply2 20] [--net-games 40]
 
 Rows:
   * ``solve minigam (8 checkers)``: the full solve in a fresh process (``--solve``; otherwise
@@ -12,20 +13,38 @@ Rows:
     and two (``workers=2``), for the random and heuristic bots (and the perfect Mini-Gam bot).
   * ``OpenSpiel random standard games``: complete random games of OpenSpiel's C++ backgammon
     through pyspiel, for scale (about 640 games/s measured here).
+
+``--nets`` (issue 10) measures instead, with the shipped standard net (or, while none is shipped,
+a fresh net of the trainer's default size, 80 hidden units, which costs the same to evaluate):
+  * ``hint latency``: ``hint(position, dice, ply=k)`` on ``--positions`` standard positions before a
+    roll, with a roll each, from seeded games of the heuristic bot (median, p90, max; 2-ply on the
+    first ``--ply2`` of them only);
+  * ``rollout games/s``: full games from the start, the net's bot against the heuristic bot
+    side by side, and net rollouts truncated after 10 turns;
+  * ``rollout error``: the standard error of a plain rollout and of a variance-reduced one
+    (stratified first rolls, truncation after 10 turns) of the same number of games from the
+    same position (the start after 3-1 played 8/5 6/5), by the net's bot.
+BLAS is held to one thread (``OPENBLAS_NUM_THREADS=1``, set before numpy loads): the batches are
+small, and on a busy 2-core machine BLAS threads make a 40-row batch ten times slower.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import random
-import resource
-import statistics
-import subprocess
-import sys
-import time
-from pathlib import Path
-from typing import Any
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import resource  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -107,12 +126,125 @@ def bench_openspiel(games: int) -> float | None:
         return None
 
 
+def _net(variant: str) -> Any:
+    from backgammon_lab.analysis.nets import Net, shipped_net
+
+    net = shipped_net(variant)
+    return (net, "shipped") if net is not None else (Net.create(variant, hidden=80, seed=0), "fresh, 80 hidden")
+
+
+def sample_positions(n: int, seed: int = 0) -> list[tuple[Any, Any]]:
+    """``n`` standard positions before a roll, each with a roll, from seeded heuristic-bot games."""
+    from backgammon_lab.engine import MakePlay, OpeningRoll, Phase, RollDice, advance, start_state
+    from backgammon_lab.position import Roll
+
+    rng = random.Random(seed)
+    bot = HeuristicBot()
+    out: list[tuple[Any, Any]] = []
+    s = start_state("standard")
+    while len(out) < n:
+        if s.phase is Phase.OVER:
+            s = start_state("standard")
+        elif s.phase is Phase.OPENING:
+            s = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))[0]
+        elif s.phase is Phase.ROLL:
+            roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
+            if rng.random() < 0.3:
+                out.append((s.position, roll))
+            s = advance(s, RollDice(roll))[0]
+        else:
+            s = advance(s, MakePlay(bot.choose_play(s, s.legal_actions())))[0]
+    return out
+
+
+def _stats(times: list[float]) -> dict[str, float]:
+    ts = sorted(times)
+    return {"n": len(ts), "median_ms": statistics.median(ts) * 1e3,
+            "p90_ms": ts[min(len(ts) - 1, int(0.9 * len(ts)))] * 1e3, "max_ms": ts[-1] * 1e3}
+
+
+def bench_hints(positions: int, ply2: int) -> dict[str, Any]:
+    from backgammon_lab.analysis.hints import hint
+
+    net, how = _net("standard")
+    sample = sample_positions(positions)
+    hint(*sample[0], net=net)  # warm up
+    out: dict[str, Any] = {"net": how}
+    for ply, subset in ((0, sample), (1, sample), (2, sample[:ply2])):
+        times = []
+        for pos, roll in subset:
+            t0 = time.perf_counter()
+            hint(pos, roll, net=net, ply=ply)
+            times.append(time.perf_counter() - t0)
+        out[f"ply{ply}"] = _stats(times)
+    return out
+
+
+def bench_net_rollouts(games: int) -> dict[str, Any]:
+    from backgammon_lab.analysis.netbot import NetBot
+
+    net, how = _net("standard")
+    start = Position.start("standard")
+    out: dict[str, Any] = {"net": how}
+    for name, bot, kw in (("net bot", NetBot(net), {}), ("heuristic bot", HeuristicBot(), {}),
+                          ("net bot, truncated at 10 turns", NetBot(net), {"truncate": 10, "stratify": True})):
+        t0 = time.perf_counter()
+        rollout(start, bot, games=games, seed=1, progress=False, **kw)
+        out[name] = games / (time.perf_counter() - t0)
+    from backgammon_lab.engine import MakePlay, dice_state
+
+    st = dice_state(start, (3, 1))
+    after = None
+    for p in st.plays or ():
+        if str(p) == "8/5 6/5":
+            from backgammon_lab.engine import advance
+
+            after = advance(st, MakePlay(p))[0]
+    assert after is not None
+    plain = rollout(after, NetBot(net), games=games, seed=2, progress=False, player="white")
+    reduced = rollout(after, NetBot(net), games=games, seed=2, progress=False, player="white", stratify=True,
+                      truncate=10)
+    out["error"] = {"games": games, "plain_win": plain.win, "plain_stderr": plain.stderr,
+                    "reduced_win": reduced.win, "reduced_stderr": reduced.stderr,
+                    "plain_points_stderr": plain.points_stderr, "reduced_points_stderr": reduced.points_stderr}
+    return out
+
+
+def main_nets(args: argparse.Namespace) -> None:
+    report = {"hints": bench_hints(args.positions, args.ply2), "rollouts": bench_net_rollouts(args.net_games)}
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    h = report["hints"]
+    print(f"hint latency, standard, net {h['net']}:")
+    print(f"{'ply':<6}{'positions':>10}{'median ms':>12}{'p90 ms':>10}{'max ms':>10}")
+    for k in (0, 1, 2):
+        r = h[f"ply{k}"]
+        print(f"{k:<6}{r['n']:>10}{r['median_ms']:>12.1f}{r['p90_ms']:>10.1f}{r['max_ms']:>10.1f}")
+    r = report["rollouts"]
+    print(f"rollout games/s from the standard start ({args.net_games} games, 1 process, net {r['net']}):")
+    for name in ("net bot", "heuristic bot", "net bot, truncated at 10 turns"):
+        print(f"  {name:<34}{r[name]:>8.1f}")
+    e = r["error"]
+    print(f"rollout error after 3-1 8/5 6/5, {e['games']} games: plain ± {e['plain_stderr'] * 100:.2f}% "
+          f"(win {e['plain_win'] * 100:.1f}%), reduced ± {e['reduced_stderr'] * 100:.2f}% "
+          f"(win {e['reduced_win'] * 100:.1f}%); points ± {e['plain_points_stderr']:.3f} vs "
+          f"± {e['reduced_points_stderr']:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--solve", action="store_true", help="also time the full solve (about 1.5-3 minutes)")
     ap.add_argument("--games", type=int, default=200, help="rollout games per row (x5 for Mini-Gam)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--nets", action="store_true", help="hint latency per ply and net rollouts instead (issue 10)")
+    ap.add_argument("--positions", type=int, default=100, help="--nets: standard positions for the hint latency")
+    ap.add_argument("--ply2", type=int, default=20, help="--nets: of which this many at 2-ply")
+    ap.add_argument("--net-games", type=int, default=40, help="--nets: rollout games per row")
     args = ap.parse_args()
+    if args.nets:
+        main_nets(args)
+        return
     report: dict[str, Any] = {}
     path = default_table_path()
     if args.solve:

@@ -466,6 +466,8 @@ def hint(position: Position, dice: Any, *, ply: int = 0, net: Any = None, named:
     """
     roll = Roll.parse(dice)
     ply = _ply(ply)
+    if games is not None and bot is None and net is None and evaluator is None and not rollout:
+        bot = _legacy_bot(position)  # the older games= form: the heuristic bot when no net is shipped
     games = rollout if games is None else games
     if games:
         _count(games, "rollout")
@@ -734,33 +736,56 @@ def _decision_state(start: Position | Game | TurnState, phase: Phase, dice: Any)
     return TurnState(start, Phase.NAME, roll=Roll(2, 1))
 
 
+def _legacy_bot(position: Position) -> Any:
+    """For the older ``games=`` form without a bot: None (the net's bot) when a net is shipped for
+    the variant, else the heuristic bot, as before the nets."""
+    from .nets import shipped_net
+
+    if shipped_net(position.variant) is not None:
+        return None
+    from .bots import HeuristicBot
+
+    return HeuristicBot()
+
+
 def _option_values(state: TurnState, actions: Sequence[Action], *, ply: int, net: Any, rollout: int, seed: int,
                    truncate: int | None, bot: Any, workers: int, executor: Any, progress: bool,
                    evaluator: Evaluator | None = None) -> tuple[list[tuple[float, float | None, str, float]], str]:
     """(win, stderr, best play, equity) of each action for the decider, and the method."""
-    ev = evaluator if evaluator is not None else evaluator_for(state.position, net=net, exact=False)
-    ev.check(state.position)
+    ev: Evaluator | None = evaluator
+    if ev is None:
+        try:
+            ev = evaluator_for(state.position, net=net, exact=False)
+        except TableMissingError:
+            if not (rollout and bot is not None):
+                raise
+    if ev is not None:
+        ev.check(state.position)
     out: list[tuple[float, float | None, str, float]] = []
     for a in actions:
         nxt = advance(state, a)[0]
         play = ""
         if nxt.phase is Phase.PLAY:
             assert nxt.plays is not None
-            i, _ = ev.best_play(nxt, 0)
-            play = str(nxt.plays[i])
+            if ev is not None:
+                play = str(nxt.plays[ev.best_play(nxt, 0)[0]])
+            else:
+                play = str(bot.choose_play(nxt, list(nxt.plays)))
         if rollout:
             from .netbot import NetBot
             from .rollout import rollout as run
 
-            b = bot if bot is not None else NetBot(ev.net)
+            b = bot if bot is not None else NetBot(ev.net if ev is not None else None)
             if nxt.phase is Phase.OVER:
-                row = ev.state_value(nxt)
-                out.append((float(row[0]), 0.0, play, _equity(row)))
+                won = nxt.winner == state.player
+                out.append((1.0 if won else 0.0, 0.0, play, float(nxt.points if won else -nxt.points)))
                 continue
             r = run(nxt, b, games=rollout, seed=seed, workers=workers, executor=executor, progress=progress,
-                    player=state.player, stratify=True, truncate=truncate, evaluator=ev.net if truncate else None)
+                    player=state.player, stratify=True, truncate=truncate,
+                    evaluator=(ev.net if ev is not None else None) if truncate else None)
             out.append((r.win, r.stderr, play, r.points))
             continue
+        assert ev is not None
         if nxt.phase is Phase.ROLL and nxt.player == state.player:  # rolling again: the 21 rolls, then the play
             row = ev.state_value(nxt, ply + 1)
         else:
@@ -786,6 +811,8 @@ def opening_hint(start: Position | Game | TurnState, dice: Any = None, *, ply: i
     if n:
         _count(n, "rollout")
     state = _decision_state(start, Phase.CHOICE, dice)
+    if games is not None and bot is None and net is None and evaluator is None:
+        bot = _legacy_bot(state.position)
     vals, method = _option_values(state, [KEEP, REROLL], ply=ply, net=net, rollout=n, seed=seed, truncate=truncate,
                                   bot=bot, workers=workers, executor=executor, progress=progress, evaluator=evaluator)
     opts = [("keep", *vals[0]), ("reroll", vals[1][0], vals[1][1], "", vals[1][3])]
@@ -811,6 +838,8 @@ def doubles_hint(start: Position | Game | TurnState, *, ply: int = 0, net: Any =
     if n:
         _count(n, "rollout")
     state = _decision_state(start, Phase.NAME, None)
+    if games is not None and bot is None and net is None and evaluator is None:
+        bot = _legacy_bot(state.position)
     acts = [NameDoubles(k) for k in range(1, 7)]
     vals, method = _option_values(state, acts, ply=ply, net=net, rollout=n, seed=seed, truncate=truncate, bot=bot,
                                   workers=workers, executor=executor, progress=progress, evaluator=evaluator)
