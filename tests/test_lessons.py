@@ -207,3 +207,12 @@ def test_progress_refuses_bad_counts_and_changes_nothing() -> None:
     with pytest.raises(LessonError):
         p.record("")
     assert p.to_dict()["results"] == {}
+
+
+def test_the_docs_show_the_course_as_it_is() -> None:
+    from pathlib import Path
+
+    from backgammon_lab.lessons.catalog import course_table
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "lessons.md").read_text(encoding="utf-8")
+    assert course_table() in page, "docs/lessons.md's table is stale: paste course_table() into it"

@@ -13,7 +13,8 @@ from typing import Any
 
 from .exercises import Exercise, LessonError
 
-__all__ = ["Stage", "STAGES", "EXERCISES", "ROW_TITLES", "stage", "exercise", "stages_of", "VARIANT_STAGES"]
+__all__ = ["Stage", "STAGES", "EXERCISES", "ROW_TITLES", "stage", "exercise", "stages_of", "VARIANT_STAGES",
+           "course_table"]
 
 
 @dataclass(frozen=True)
@@ -362,3 +363,18 @@ def exercise(exercise_id: str) -> Exercise:
         if e.id == exercise_id:
             return e
     raise LessonError(f"no exercise {exercise_id!r}")
+
+
+_KIND_WORDS = {"play": "play", "spot": "spot the illegal step", "lost": "turn lost?", "count": "how many plays",
+               "moves": "how many moves", "name": "which doubles", "bearoff": "bear off?", "land": "where it lands"}
+
+
+def course_table() -> str:
+    """The course as a Markdown table: each stage, the rows it covers, its exercises (id, kind,
+    level 1-3). ``docs/lessons.md`` shows it; a test keeps the two equal."""
+    lines = ["| stage | title | rows | exercises (kind, level) | count |", "|---|---|---|---|---|"]
+    for s in STAGES:
+        exs = ", ".join(f"`{e.id}` {_KIND_WORDS[e.kind]} {e.level}" for e in s.exercises)
+        lines.append(f"| {s.id} | {ROW_TITLES.get(s.id, s.title)} | {', '.join(s.rows)} | {exs} | {len(s)} |")
+    lines.append(f"| | | | **in all** | **{len(EXERCISES)}** |")
+    return "\n".join(lines)
