@@ -156,6 +156,7 @@ def test_cli_train_and_resume(tmp_path: object, capsys: pytest.CaptureFixture[st
     assert net.games == 10 and net.hidden == 6
     assert net.variant == find_variant("minigam", checkers=3)
     assert len(net.meta["commands"]) == 2 and "--resume" in net.meta["commands"][1]
+    assert [(r["from"], r["to"]) for r in net.meta["history"]] == [(0, 5), (5, 10)]
     # the same 10 games in one run give the same weights
     one = tmp_path / "one.npz"  # type: ignore[operator]
     assert main(["train", "minigam", "--checkers", "3", "--games", "10", "--hidden", "6", "--seed", "2",

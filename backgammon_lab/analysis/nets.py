@@ -341,7 +341,7 @@ class Net:
         meta = dict(self.meta)
         meta.update(variant=self.variant.name, options=self.variant.option_values, encoding=self.encoding,
                     hidden=self.hidden, outputs=list(self.outputs), format=FORMAT_VERSION)
-        meta.setdefault("saved", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+        meta["saved"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
             np.savez(fh, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,

@@ -283,10 +283,12 @@ class Trainer:
 
     def train(self, games: int, *, checkpoint_every: int = 0, path: str | os.PathLike[str] | None = None,
               seconds: float | None = None, progress: bool = False,
-              on_checkpoint: Callable[[Trainer], None] | None = None) -> TrainStats:
+              on_checkpoint: Callable[[Trainer], None] | None = None,
+              before_save: Callable[[Trainer], None] | None = None) -> TrainStats:
         """Play and learn from ``games`` self-play games (or fewer if ``seconds`` run out first; the
         run stops between games). With ``path``, a checkpoint is written every ``checkpoint_every``
-        games and at the end."""
+        games and at the end; ``before_save`` is called before each checkpoint is written and
+        ``on_checkpoint`` after."""
         stats = TrainStats()
         bar = None
         if progress:
@@ -310,6 +312,8 @@ class Trainer:
                 if bar is not None:
                     bar.update(1)
                 if path is not None and checkpoint_every and stats.games % checkpoint_every == 0:
+                    if before_save is not None:
+                        before_save(self)
                     self.checkpoint(path)
                     if on_checkpoint is not None:
                         on_checkpoint(self)
@@ -318,6 +322,8 @@ class Trainer:
                 bar.close()
         stats.seconds = time.perf_counter() - t0
         if path is not None:
+            if before_save is not None:
+                before_save(self)
             self.checkpoint(path)
         return stats
 
@@ -424,9 +430,17 @@ def train_command(args: argparse.Namespace) -> int:
         trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
                           lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed)
     net.meta.setdefault("commands", []).append(_command_text(args))
+    history = net.meta.setdefault("history", [])
+    run = {"command": _command_text(args), "from": net.games, "to": net.games, "alpha": trainer.alpha,
+           "lambda": trainer.lam}
+    history.append(run)
+
+    def note_games(t: Trainer) -> None:
+        run["to"] = t.games  # the games this run reached, for a reproduction with --games
+
     seconds = args.minutes * 60 if args.minutes else None
     stats = trainer.train(args.games, checkpoint_every=args.checkpoint, path=out, seconds=seconds,
-                          progress=show_progress(args))
+                          progress=show_progress(args), before_save=note_games)
     summary = {"variant": variant.name, "games_run": stats.games, "games_total": trainer.games,
                "seconds": round(stats.seconds, 1), "games_per_second": round(stats.games_per_second, 2),
                "plies_per_game": round(stats.plies / max(stats.games, 1), 1), "out": str(out)}
