@@ -207,6 +207,19 @@ def bench_net_rollouts(games: int) -> dict[str, Any]:
     out["error"] = {"games": games, "plain_win": plain.win, "plain_stderr": plain.stderr,
                     "reduced_win": reduced.win, "reduced_stderr": reduced.stderr,
                     "plain_points_stderr": plain.points_stderr, "reduced_points_stderr": reduced.points_stderr}
+    from backgammon_lab.analysis.nets import shipped_net
+
+    mini = shipped_net("minigam")
+    if mini is not None:  # a trained net: the same comparison where the values mean something
+        pos = Position.from_string("minigam/w/barx6,3,1/barx5,5x2,2")
+        rows = {}
+        for name, bot, kw in (("plain", NetBot(mini), {}), ("stratified", NetBot(mini), {"stratify": True}),
+                              ("stratified, truncated after 4 turns", NetBot(mini), {"stratify": True, "truncate": 4}),
+                              ("heuristic bot, plain", HeuristicBot(), {})):
+            t0 = time.perf_counter()
+            r = rollout(pos, bot, games=12 * games, seed=3, progress=False, **kw)
+            rows[name] = {"win": r.win, "stderr": r.stderr, "games_per_s": 12 * games / (time.perf_counter() - t0)}
+        out["minigam"] = {"games": 12 * games, "rows": rows}
     return out
 
 
@@ -230,6 +243,12 @@ def main_nets(args: argparse.Namespace) -> None:
           f"(win {e['plain_win'] * 100:.1f}%), reduced ± {e['reduced_stderr'] * 100:.2f}% "
           f"(win {e['reduced_win'] * 100:.1f}%); points ± {e['plain_points_stderr']:.3f} vs "
           f"± {e['reduced_points_stderr']:.3f}")
+    if "minigam" in r:
+        m = r["minigam"]
+        print(f"Mini-Gam, shipped net, minigam/w/barx6,3,1/barx5,5x2,2, {m['games']} games:")
+        for name, row in m["rows"].items():
+            print(f"  {name:<38} win {row['win'] * 100:5.1f}% ± {row['stderr'] * 100:.2f}%  "
+                  f"{row['games_per_s']:7.1f} games/s")
 
 
 def main() -> None:
