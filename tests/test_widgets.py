@@ -12,6 +12,7 @@ import pytest
 
 import backgammon_lab
 from backgammon_lab import Position
+from backgammon_lab.errors import RenderError
 from backgammon_lab.widgets import BoardWidget, GameWidget, PositionEditor, RandomBot
 from backgammon_lab.widgets.board import normalize_click
 from backgammon_lab.widgets.game import event_text
@@ -687,6 +688,17 @@ def test_numbering_under_the_clicked_checker_agrees_with_the_words() -> None:
     play_step(gw, 8, 7)
     assert gw.game.current_player == "white"
     assert numbers_at(b, 12) == {"black": ("13", False), "white": ("12", True)}  # White's turn now
+
+
+def test_board_can_turn_to_the_side_to_move() -> None:
+    gw = GameWidget("standard", seed=3, orientation="mover")
+    assert 'data-orientation="white"' in gw.board.svg
+    roll(gw, "1-6")  # Black to play
+    assert 'data-orientation="black"' in gw.board.svg
+    assert numbers_at(gw.board, 12)["black"] == ("13", True)
+    with pytest.raises(RenderError, match="orientation"):
+        gw.board.set_options(orientation="sideways")
+    assert 'data-orientation="black"' in gw.board.svg and gw.board.options["orientation"] == "mover"
 
 
 def test_record_by_turn_numbers_each_turn_once_and_keeps_rolls_high_first() -> None:

@@ -149,6 +149,8 @@ class BoardWidget(anywidget.AnyWidget):
     Render options (``orientation``, ``size``, ``theme``, ``show_pips``, ``names``, ``caption``,
     ``highlight``, ``arrows``, ``numbers``, and ``dice`` for a board without a game) go to
     :func:`backgammon_lab.svg.board`; change them later with :meth:`set_options`.
+    ``orientation="mover"`` turns the board to the side to move (its home board at the bottom
+    right, its numbering nearest the points).
     """
 
     _esm = _HERE / "board.js"
@@ -299,6 +301,8 @@ class BoardWidget(anywidget.AnyWidget):
             if preview is not None:
                 kw["arrows"] = [preview]
         kw.update(extra)
+        if kw.get("orientation") == "mover":  # the board turns to the side to move
+            kw["orientation"] = pos.turn
         key = (pos, state, id(state), sel, tuple(targets), preview,
                repr(sorted(kw.items(), key=lambda kv: kv[0])))
         if key == self._drawn and not extra:

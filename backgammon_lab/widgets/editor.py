@@ -468,7 +468,8 @@ class PositionEditor(w.VBox):
                         f"<td>{self._tray[i]}</td><td>{left[who]}</td><td>{pos.pip_count(who)}</td></tr>")
         self.status.value = ("<table data-role='counts'><tr><th></th><th>points</th><th>bar</th><th>tray</th>"
                              "<th>not placed</th><th>pips</th></tr>" + "".join(rows) + "</table>"
-                             f"<code>{html.escape(pos.to_string())}</code>")
+                             "<div style='white-space:normal;overflow-wrap:anywhere;line-height:1.4'>"
+                             f"<code data-role='position'>{html.escape(pos.to_string())}</code></div>")
         if self._synced is not None and self.text.value == self._synced and self._synced_pos != pos:
             self.status.value += ("<div data-role='stale'>The text box shows an earlier position: press "
                                   "Export to write this one.</div>")
