@@ -360,13 +360,13 @@ class PlayList(Sequence[Play]):
     """
 
     def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int,
-                 boards: Sequence[Board] | None = None) -> None:
+                 boards: Mapping[Board, object] | None = None) -> None:
         self.position = position
         self.dice = dice
         self._plays = plays
         self.length = length  # steps in every legal play
-        self._boards = boards  # the mover's-eye board after each play, in the same order
-        self._finals: dict[Board, bool] | None = None  # resulting boards (for continuations)
+        self._boards = boards  # the mover's-eye board after each play (keys, in the same order)
+        self._finals: Mapping[Board, object] | None = None  # resulting boards (for continuations)
         self._next: dict[tuple[tuple[int, int, int], ...], list[Step]] = {}  # memo of continuations
 
     def __getitem__(self, i: Any) -> Any:
@@ -431,7 +431,7 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     best, maxlen = _legal(r, position.board(), d)
     v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
     plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
-    return PlayList(position, d, plays, maxlen, tuple(best))
+    return PlayList(position, d, plays, maxlen, best)
 
 
 def _normalize_steps(position: Position, steps: Iterable[Any]) -> list[Step]:
@@ -783,11 +783,11 @@ def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step:
 # per click)
 
 
-def _finals(plays: PlayList) -> dict[Board, bool]:
+def _finals(plays: PlayList) -> Mapping[Board, object]:
     got = plays._finals
     if got is None:
         if plays._boards is not None:
-            got = dict.fromkeys(plays._boards, True)
+            got = plays._boards
         else:
             got = {}
             for p in plays:
