@@ -216,3 +216,45 @@ def test_the_docs_show_the_course_as_it_is() -> None:
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "lessons.md").read_text(encoding="utf-8")
     assert course_table() in page, "docs/lessons.md's table is stale: paste course_table() into it"
+
+
+# -- the notebooks' helpers --------------------------------------------------------------------------
+def test_labelled_board_names_the_parts_and_is_deterministic() -> None:
+    from backgammon_lab.lessons.notebook import labelled_board
+
+    a, b = labelled_board(), labelled_board()
+    assert a.svgs == b.svgs and repr(a) == "<1 board picture>"
+    svg = a.svgs[0]
+    for word in ("the bar", "the tray", "a blot", "a made point", "pip count", "home board: points 1-6", "point 1"):
+        assert word in svg, word
+    assert a._repr_html_().startswith('<div><img style=')
+
+
+def test_why_not_prints_words_and_the_rule_not_a_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon_lab.lessons.notebook import why_not
+
+    pic = why_not(Position.start("mexican"), (5, 2), "13/8")
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "13/8: not allowed"
+    assert "The lower die, 2, must be played first." in out and "lower_die_first" not in out
+    assert "Not allowed: 13/8." in pic.svgs[0]
+    why_not(Position.start("mexican"), (5, 2), "13/11")
+    assert capsys.readouterr().out.splitlines()[0] == "13/11: allowed"
+
+
+def test_narrate_tells_a_turn_in_the_engines_words(capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon_lab.lessons.notebook import narrate
+
+    game = narrate("mexican", ["2-1", "keep", "13/11", "24/23 13/11", 3])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("2-1 ") and "White goes first." in lines[0]
+    assert "refused" in lines[2] and "13/11" in lines[2]  # a play of one die is not a whole play
+    assert lines[-1].endswith("White names 3-3.") and game.phase == "play"
+
+
+def test_enters() -> None:
+    from backgammon_lab.lessons.notebook import ROLLS_36, enters
+
+    pos = Position.from_string("mexican/w/bar,24x2,13x4,8x3,6x5/13x5,8x3,6x5,2x2")
+    assert enters(pos, (4, 3)) and not enters(pos, (5, 2))
+    assert len(ROLLS_36) == 36

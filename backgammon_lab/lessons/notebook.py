@@ -190,15 +190,16 @@ def narrate(variant_or_position: str | Position, actions: Sequence[Any]) -> Game
         game = Game(position=variant_or_position)
     else:
         game = Game(variant_or_position)
+    width = max((len(str(a)) for a in actions), default=0)
     for action in actions:
         before = len(game.entries)
         try:
             game.apply(action)
         except BackgammonError as e:
-            print(f"{action!s:>14}  refused: {e}")
+            print(f"{action!s:<{width}}  refused: {e}")
             continue
         said = [ev.text for entry in game.entries[before:] for ev in entry.events]
-        print(f"{action!s:>14}  {' '.join(said)}")
+        print(f"{action!s:<{width}}  {' '.join(said)}")
     return game
 
 
