@@ -7,7 +7,10 @@ about the detail. Messages quote the offending input.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = [
+    "show",
     "BackgammonError",
     "VariantError",
     "PositionError",
@@ -72,3 +75,13 @@ class AnalysisError(BackgammonError):
 class TableMissingError(AnalysisError):
     """A solved table or trained net that is needed is not on this machine; the message says how
     to make it (``backgammon-lab solve minigam``)."""
+
+
+def show(value: Any, limit: int = 200) -> str:
+    """``repr(value)`` for an error message: shortened in the middle when long, and safe for
+    numbers too long to write in decimal (Python refuses more than 4300 digits)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<{type(value).__name__} too large to show>"
+    return text if len(text) <= limit else text[: limit - 45] + " ... " + text[-35:]

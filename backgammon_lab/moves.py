@@ -16,9 +16,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import IllegalMoveError, NotationError
+from .errors import IllegalMoveError, NotationError, show
 from .position import Position, Step
-from .textforms import show
 
 __all__ = ["parse_steps", "coerce_step", "MAX_REPEAT"]
 

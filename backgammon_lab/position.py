@@ -15,8 +15,7 @@ from operator import neg as _neg
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import textforms
-from .errors import DiceError, NotationError, PositionError
-from .textforms import show
+from .errors import DiceError, NotationError, PositionError, show
 from .variants import Variant, find_variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; rules imports this module
@@ -37,7 +36,7 @@ def other(player: Player) -> Player:
 
 def _check_player(player: object) -> Player:
     if player not in PLAYERS:
-        raise PositionError(f"a player is 'white' or 'black', not {player!r}")
+        raise PositionError(f"a player is 'white' or 'black', not {show(player)}")
     return player  # type: ignore[return-value]
 
 
@@ -230,7 +229,7 @@ class Position:
         if point == 0:
             return self.off[i]
         if not 1 <= point <= n:
-            raise PositionError(f"point {point!r} is not on a {n}-point board")
+            raise PositionError(f"point {show(point)} is not on a {n}-point board")
         v = self.points[point - 1] if i == 0 else -self.points[n - point]
         return max(v, 0)
 

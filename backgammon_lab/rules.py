@@ -24,10 +24,9 @@ from itertools import permutations
 from typing import Any
 
 from . import position as _position
-from .errors import AmbiguousMoveError, IllegalMoveError, VariantError
+from .errors import AmbiguousMoveError, IllegalMoveError, VariantError, show
 from .moves import coerce_step, parse_steps
 from .position import Play, Position, Roll, Step
-from .textforms import show
 from .variants import Rule, StepCheck
 
 __all__ = [

@@ -32,7 +32,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import NotationError, PositionError, VariantError
+from .errors import NotationError, PositionError, VariantError, show
 from .variants import Variant, find_variant
 
 __all__ = ["Parts", "json_parts", "string_parts", "id_parts", "parse_parts", "json_dict", "string_text",
@@ -45,15 +45,6 @@ _WHITE, _BLACK = "white", "black"
 
 #: Longest text any reader looks at (a position is far shorter; a file is read up to this much).
 MAX_TEXT = 100_000
-
-
-def show(value: Any, limit: int = 200) -> str:
-    """``repr(value)`` for an error message: shortened when long, safe for huge numbers."""
-    try:
-        text = repr(value)
-    except ValueError:  # an int too long to write in decimal
-        return f"<{type(value).__name__} too large to show>"
-    return text if len(text) <= limit else text[: limit - 45] + " ... " + text[-35:]
 
 
 def load_json(text: str | bytes | bytearray, what: str) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-from ..errors import VariantError
+from ..errors import VariantError, show
 
 __all__ = ["Variant", "find_variant", "VARIANTS", "register", "Rule", "StepCheck"]
 
@@ -273,11 +273,11 @@ def find_variant(name: str | Variant, **options: object) -> Variant:
             return type(name)(**{**name.option_values, **options})
         return name
     if not isinstance(name, str):
-        raise VariantError(f"a variant name must be a string, not {name!r}")
+        raise VariantError(f"a variant name must be a string, not {show(name)}")
     try:
         cls = VARIANTS[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted({c.name for c in VARIANTS.values()}))
-        raise VariantError(f"unknown variant {name!r}; known variants: {known}") from None
+        raise VariantError(f"unknown variant {show(name)}; known variants: {known}") from None
     return cls(**options)
 
