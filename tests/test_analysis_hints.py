@@ -298,3 +298,9 @@ def test_values_are_probabilities(std_net) -> None:
     h = hint(Position.from_string(MID), (4, 4), net=std_net, ply=1)
     vals = np.array([[rp.values[k] for k in nets.OUTPUTS_5] for rp in h.plays])
     assert ((vals >= 0) & (vals <= 1)).all()
+
+
+def test_rollout_hint_on_two_processes_equals_one(std_net) -> None:
+    pos = Position.from_string(MID)
+    kw = {"net": std_net, "rollout": 8, "truncate": 1, "candidates": 2, "seed": 1}
+    assert hint(pos, (2, 1), workers=2, **kw).to_json() == hint(pos, (2, 1), **kw).to_json()

@@ -356,7 +356,8 @@ class Hint:
             return "exact, perfect play"
         if self.method == "rollout":
             cut = f", truncated after {self.truncate} turns" if self.truncate else ""
-            return f"rollout, {self.games} games a play, seed {self.seed}, {self.bot}{cut}"
+            games = "1 game" if self.games == 1 else f"{self.games} games"
+            return f"rollout, {games} a play, seed {self.seed}, {self.bot}{cut}"
         if self.method == "net":
             return f"net, {self.ply}-ply"
         return "no legal move"
@@ -600,18 +601,30 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
         chosen = sorted(ranked, key=lambda i: ranked[i]["order"])[:count]
     mover = state.player
     samples: dict[int, list[float]] = {}
-    for i in chosen:
-        after = advance(state, MakePlay(plays[i]))[0]
-        if after.phase is Phase.OVER:
-            won = after.winner == mover
-            e = float(after.points if won else -after.points)
-            ranked[i].update(how="rollout", win=1.0 if won else 0.0, equity=e, stderr=0.0, equity_stderr=0.0)
-            samples[i] = [ranked[i]["equity"]] * games
-            continue
-        r = run(after, bot, games=games, seed=seed, workers=workers, executor=executor, progress=progress,
-                player=mover, stratify=True, truncate=truncate, evaluator=evaluator if truncate else None)
-        ranked[i].update(how="rollout", win=r.win, equity=r.points, stderr=r.stderr, equity_stderr=r.points_stderr)
-        samples[i] = [p for _, p in r.samples]
+    pool = None
+    if executor is None and workers > 1:  # one pool for every candidate, not one each
+        from concurrent.futures import ProcessPoolExecutor
+
+        from .rollout import _context
+
+        pool = executor = ProcessPoolExecutor(workers, mp_context=_context())
+    try:
+        for i in chosen:
+            after = advance(state, MakePlay(plays[i]))[0]
+            if after.phase is Phase.OVER:
+                won = after.winner == mover
+                e = float(after.points if won else -after.points)
+                ranked[i].update(how="rollout", win=1.0 if won else 0.0, equity=e, stderr=0.0, equity_stderr=0.0)
+                samples[i] = [ranked[i]["equity"]] * games
+                continue
+            r = run(after, bot, games=games, seed=seed, workers=workers, executor=executor, progress=progress,
+                    player=mover, stratify=True, truncate=truncate, evaluator=evaluator if truncate else None)
+            ranked[i].update(how="rollout", win=r.win, equity=r.points, stderr=r.stderr,
+                             equity_stderr=r.points_stderr)
+            samples[i] = [p for _, p in r.samples]
+    finally:
+        if pool is not None:
+            pool.shutdown()
     if samples:
         best = max(samples, key=lambda i: (ranked[i]["equity"], -i))
         for i, s in samples.items():
