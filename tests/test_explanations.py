@@ -277,3 +277,22 @@ def test_the_rules_pages_list_each_reason_with_its_quoted_rule(name: str) -> Non
     for code in listed:
         rule = v.rule(code)
         assert rule is not None and f"| `{code}` | {REASONS[code]} | {rule.id} | \"{rule.text}\" |" in table
+
+
+def test_M10_choice_test_tells_the_rule_from_a_must_bear_off_rule() -> None:
+    """test_M10_bear_off_or_move_player_chooses fails for the wrong rule: under "a die that can bear
+    a checker off must do so" (one row added to Mexican's table) the play 6/5/1 disappears."""
+    from backgammon_lab.variants import StepCheck
+    from backgammon_lab.variants.mexican import Mexican
+
+    class MustBearOff(Mexican):
+        name = "test-must-bear-off"
+
+        def step_checks(self) -> tuple[StepCheck, ...]:
+            return (*super().step_checks(), StepCheck("must_bear_off", "land", "b[d] > 0 and hi <= HOME",
+                                                      "A {d} that can bear a checker off must."))
+
+    p = P("mexican/w/6,4/1x2")
+    wrong = Position(MustBearOff(), p.points, p.bar, p.off, p.turn)
+    right = {str(x) for x in legal_plays(p, (4, 1))}
+    assert "6/5/1" in right and "6/5/1" not in {str(x) for x in legal_plays(wrong, (4, 1))}
