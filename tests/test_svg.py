@@ -664,6 +664,10 @@ def test_several_plays_each_in_a_colour_and_every_step_numbered() -> None:
     assert len({e.get("fill") for e in heads}) == 3 and len(heads) == 6
     labels = [e.text for e in root.iter(NS + "text") if e.get("class") == "arrow-label"]
     assert labels == ["1", "2"] * 3
+    # Two checkers on one route: their numbers do not cover each other.
+    twice = parse(board(start, arrows=["13/10(2)"]))
+    spots = {(e.get("cx"), e.get("cy")) for e in twice.iter(NS + "circle") if e.get("class") == "arrow-label"}
+    assert len(spots) == 2
     # The steps played so far this turn: solid numbered arrows beside the dashed last play.
     after = legal_plays(start, (3, 1)).find("8/5 6/5")
     now = after.position.with_turn("black")

@@ -182,12 +182,15 @@ def arrows_layer(b: Builder, places: Places, th: Theme, steps: Sequence[Arrow], 
     out: list[El] = []
     labels: list[El] = []
     numbered: dict[int, int] = {}
-    for (_p, _a, _e, g), ((x0, y0), (x1, y1)) in zip(steps, segs, strict=True):
+    routes: dict[tuple[int, int], int] = {}  # how often a route was drawn: repeats label further on
+    for (_p, a, e, g), ((x0, y0), (x1, y1)) in zip(steps, segs, strict=True):
         drawn = arrow(b, x0, y0, x1, y1, colours[g], th.casing, cls, dashed=last)
         out.extend(drawn)
         numbered[g] = numbered.get(g, 0) + 1
         if drawn and len(steps) > 1:
-            labels.extend(step_label(b, x0 + (x1 - x0) * 0.3, y0 + (y1 - y0) * 0.3, numbered[g],
+            again = routes[(a, e)] = routes.get((a, e), -1) + 1
+            f = 0.3 + 0.25 * (again % 3)
+            labels.extend(step_label(b, x0 + (x1 - x0) * f, y0 + (y1 - y0) * f, numbered[g],
                                      colours[g], th.casing, cls))
     return out + labels
 
