@@ -724,6 +724,9 @@ def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], ste
         return _why(position, "play_complete", "The play is complete: every die that can be played "
                     "has been played.")
     if st.die not in left:
+        if 0 < maxlen <= len(done):  # a die already used, and the dice left cannot be played
+            return _why(position, "play_complete", "The play is complete: every die that can be played "
+                        "has been played.")
         if r.low_first and st.die in later:
             lo = left[0]
             if maxlen == 0 and not done:
