@@ -189,9 +189,22 @@ def test_spot_reasons_are_the_engines_reasons() -> None:
 def test_hint_costs_one_star_and_highlights_the_checker() -> None:
     wdg = ExerciseWidget(exercise("m9.1"))
     wdg.hint_button.click()
-    assert wdg.hints == 1 and wdg.feedback.startswith("Hint: Start with the checker on the bar")
+    assert wdg.hints == 1 and wdg.feedback == "Hint: move the checker on the bar next."
+    assert wdg.board.options["highlight"] == []  # the bar is named, not tinted
     solve_by_clicks(wdg)
     assert wdg.stars == 2
+
+
+def test_a_hint_after_a_step_points_to_a_step_that_still_reaches_the_goal() -> None:
+    wdg = ExerciseWidget(exercise("m10.1"))  # bear off with 5-1: the 1 first
+    for kind, value in step_clicks(wdg.game.position, Step(6, 5, 1)):
+        wdg.board.click(kind, value)
+    wdg.hint_button.click()
+    assert wdg.feedback == "Hint: move the checker on point 5 next." and wdg.hints == 1
+    assert wdg.board.options["highlight"] == [5]
+    for kind, value in step_clicks(wdg.game.position, Step(5, 0, 5)):
+        wdg.board.click(kind, value)
+    assert wdg.stage == "done" and wdg.stars == 2
 
 
 def test_show_solution_plays_it_and_gives_one_star() -> None:

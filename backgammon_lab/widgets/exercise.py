@@ -25,7 +25,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..engine import Phase, Played, StepPlayed
+from ..engine import MakeStep, Phase, Played, StepPlayed, advance
 from ..errors import BackgammonError
 from ..lessons.catalog import ROW_TITLES, STAGES, Stage
 from ..lessons.exercises import (
@@ -404,10 +404,29 @@ class ExerciseWidget(w.VBox):
         self.hints += 1
         ans = self.answer_key
         ex = self.exercise
-        if ex.kind == "play" and ans.plays:
-            first = ans.plays[0].steps[0]
-            self.board.set_options(highlight=[first.start] if first.start <= self.game.variant.points else [])
+        if ex.kind == "play" and self.game.phase is Phase.PLAY:
+            step = self._good_next_step()
+            n = self.game.variant.points
+            if step is not None:
+                self.board.set_options(highlight=[step.start] if step.start <= n else [])
+                where = "the bar" if step.start == n + 1 else f"point {step.start}"
+                self._say(f"Hint: move the checker on {where} next.")
+                return
         self._say(f"Hint: {ans.hint}")
+
+    def _good_next_step(self) -> Step | None:
+        """A step that continues a play reaching the goal, from the steps clicked so far."""
+        st = self.game.state
+        start = self.game.states[self._start_index].position
+        for step in st.next_steps():
+            new, events = advance(st, MakeStep(step))
+            played = next((e for e in events if isinstance(e, Played)), None)
+            if played is not None:
+                if _target_ok(self.exercise.target, played.play, start):
+                    return step
+            elif any(_target_ok(self.exercise.target, p, start) for p in new.completions()):
+                return step
+        return None
 
     def show_solution(self) -> None:
         """Show the answer (the exercise then earns one star)."""
