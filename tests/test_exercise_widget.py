@@ -286,3 +286,12 @@ def test_progress_is_shared_and_exported() -> None:
     assert data["results"]["m8.1"] == {"hints": 0, "shown": False, "stars": 3, "wrong": 0}
     assert data["stars"] == 3 and data["max_stars"] == 3 * len(stage("M8"))
     assert Progress.from_json(course.export()).to_json() == course.export()
+
+
+def test_free_entry_goal_entering_is_legal_but_not_the_goal() -> None:
+    wdg = ExerciseWidget(exercise("g4.1"))  # Mini-Gam: play 2-1 without entering
+    for kind, value in step_clicks(wdg.game.position, Step(7, 5, 2)):
+        wdg.board.click(kind, value)
+    assert wdg.wrong == 1 and "bar/5 is legal, but after it no play moves only checkers on the board" in wdg.feedback
+    solve_by_clicks(wdg)
+    assert wdg.stars == 2 and wdg.game.position.bar[0] == 2

@@ -310,7 +310,7 @@ _G = [
         "point.", target="win"),
     # review
     _ex("g.r1", "play", "minigam/w/barx6,4,2/barx5,4,2x2", "3-1", "Hit Black's blot.",
-        "Two ways to hit: from the board or from the bar.", target="hit", rows=("G3", "G4")),
+        "A checker that enters may move on with the other die, and hit.", target="hit", rows=("G3", "G4")),
     _ex("g.r2", "lost", "minigam/w/bar/barx4,2x2,1x2", "2-1", "White has one checker, on the bar. "
         "Will White lose the turn with 2-1?", "Entering needs an open point.", rows=("G3",), level=2),
     _ex("g.r3", "land", "minigam/b/barx6,4,2/barx5,4,2x2", "3-1", "Black to play. Click where Black's checker on "

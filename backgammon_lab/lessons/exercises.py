@@ -14,8 +14,8 @@ The kinds:
     Play the roll on the board by clicks. ``target`` says which plays reach the goal: ``only``
     (the exercise has exactly one legal play), ``any`` (every legal play: the lesson is in the
     refused steps), ``hit``, ``enter`` (every checker on the bar enters), ``bear_off``, ``win``
-    (the last checker is borne off), ``free_entry`` (Mini-Gam: a checker moves on the board while
-    another waits on the bar), ``no_bear_off`` (a play that bears nothing off).
+    (the last checker is borne off), ``free_entry`` (Mini-Gam: only checkers on the board move
+    while others wait on the bar), ``no_bear_off`` (a play that bears nothing off).
 ``spot``
     A proposed play (``proposal``, move text) breaks a rule: click the first step that is refused,
     then pick the engine's reason among reasons the engine gives for other refused steps.
@@ -264,14 +264,14 @@ def _target_ok(target: str, play: Play, start: Position) -> bool:
     if target == "win":
         return play.position.is_over
     if target == "free_entry":
-        return start.count(start.turn, n + 1) > 0 and any(s.start != n + 1 for s in play.steps)
+        return start.count(start.turn, n + 1) > 0 and bool(play.steps) and all(s.start != n + 1 for s in play.steps)
     raise LessonError(f"unknown target {target!r}")  # pragma: no cover - checked in Exercise
 
 
 _TARGET_WORDS = {
     "hit": "hits a blot", "enter": "enters every checker from the bar", "bear_off": "bears a checker off",
     "win": "bears off the last checker", "no_bear_off": "bears nothing off",
-    "free_entry": "moves a checker on the board while one waits on the bar",
+    "free_entry": "moves only checkers on the board while others wait on the bar",
 }
 
 
