@@ -295,3 +295,13 @@ def test_free_entry_goal_entering_is_legal_but_not_the_goal() -> None:
     assert wdg.wrong == 1 and "bar/5 is legal, but after it no play moves only checkers on the board" in wdg.feedback
     solve_by_clicks(wdg)
     assert wdg.stars == 2 and wdg.game.position.bar[0] == 2
+
+
+def test_the_show_next_step_key_does_not_answer_for_the_learner() -> None:
+    wdg = ExerciseWidget(exercise("m4.1"))
+    wdg.board.click("key", "next")
+    assert wdg.board.selected is None and "press Hint" in wdg.board.message
+    assert wdg.hints == 0 and wdg.wrong == 0
+    wdg.board.click("point", 13)
+    wdg.board.click("key", "play")  # Enter plays the selected checker's only step: allowed
+    assert wdg.game.state.steps and wdg.feedback.startswith("Good: 13/12.")

@@ -211,6 +211,10 @@ class ExerciseWidget(w.VBox):
         game = self.game
         if game.phase is not Phase.PLAY:
             return False
+        if click["kind"] == "key" and click["value"] == "next":
+            # the board's "show the next legal step" key would answer for the learner
+            self.board.message = "In an exercise the board shows no legal steps: press Hint for help."
+            return True
         sel = self.board.selected
         target = self._mover_target(click)
         steps = game.state.next_steps()
