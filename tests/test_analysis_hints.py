@@ -13,7 +13,7 @@ import pytest
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis import nets
 from backgammon_lab.analysis.bots import RandomBot
-from backgammon_lab.analysis.hints import FILTERS, doubles_hint, hint, opening_hint
+from backgammon_lab.analysis.hints import FILTERS, Evaluator, doubles_hint, hint, opening_hint
 from backgammon_lab.analysis.nets import Net, best_roll_values, candidate_values, play_board
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.analysis.table import Table
@@ -128,7 +128,7 @@ def test_mexican_chain_keeps_the_players_point_of_view(mex_net) -> None:
     """After all four moves of doubles the same player rolls again: 1-ply averages that player's own
     best next play over the 21 rolls, with no change of side."""
     pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
-    h = hint(pos, (3, 3), net=mex_net, ply=1, candidates=2)
+    h = hint(pos, (3, 3), ply=1, candidates=2, evaluator=Evaluator(net=mex_net, shortlist=None))
     st = dice_state(pos, (3, 3))
     checked = 0
     for rp in h.plays[:2]:
@@ -304,3 +304,20 @@ def test_rollout_hint_on_two_processes_equals_one(std_net) -> None:
     pos = Position.from_string(MID)
     kw = {"net": std_net, "rollout": 8, "truncate": 1, "candidates": 2, "seed": 1}
     assert hint(pos, (2, 1), workers=2, **kw).to_json() == hint(pos, (2, 1), **kw).to_json()
+
+
+def test_the_mexican_shortlist_looks_the_naming_up_for_the_best_few(mex_net) -> None:
+    """Inside the search, after a Mexican only the best 3 plays by the cheap value look the six
+    named doubles up: the value found is one of the full values, and never above the best of them."""
+    pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
+    st = dice_state(pos, (2, 1))
+    assert st.mexican
+    full = Evaluator(net=mex_net, shortlist=None)
+    short = Evaluator(net=mex_net)
+    i_full, v_full = full.best_play(st)
+    i_short, v_short = short.best_play(st)
+    rows = full.play_values(st)
+    assert np.allclose(v_short, rows[i_short]) and nets.equity(v_short) <= nets.equity(v_full) + 1e-12
+    assert np.allclose(v_full, rows[i_full])
+    with pytest.raises(AnalysisError, match="shortlist"):
+        Evaluator(net=mex_net, shortlist=0)

@@ -63,6 +63,10 @@ FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
 
 _EPS = 1e-12
 
+#: Inside the search, after a Mexican only this many plays (the best by the cheap value) look the
+#: naming of doubles up.
+SHORTLIST = 3
+
 
 # ---------------------------------------------------------------------------------------------
 # evaluators: the net, or the solved Mini-Gam table
@@ -93,10 +97,14 @@ class Evaluator:
     legal play of a state at 0-ply in one batch.
     """
 
-    def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True) -> None:
+    def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True,
+                 shortlist: int | None = SHORTLIST) -> None:
         if (net is None) == (table is None):
             raise AnalysisError("an Evaluator takes a net or a table")
+        if shortlist is not None and (isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1):
+            raise AnalysisError(f"shortlist is a whole number, at least 1, or None, not {shortlist!r}")
         self.lookahead = lookahead
+        self.shortlist = shortlist
         self.net = net
         self.table = table
         self.kind = "exact" if table is not None else "net"
@@ -149,7 +157,8 @@ class Evaluator:
         """The values of ``state.player`` (the side to act) at ``state``, looking ``ply`` rolls ahead.
 
         ``roll``: the net (ply 0) or the average over the 21 rolls of the best play; ``play``: the
-        best play (chosen at 0-ply, valued at ``ply``); ``name``: the best of the six doubles;
+        best play (chosen at 0-ply, valued at ``ply``); ``name``: the best of the six doubles (chosen
+        at 0-ply, valued at ``ply``);
         ``choice``: the better of keeping and rolling again; ``over``: the result.
         """
         ph = state.phase
@@ -167,9 +176,10 @@ class Evaluator:
             return row
         if ph is Phase.PLAY:
             return self.best_play(state, ply)[1]
-        if ph is Phase.NAME:
-            rows = [self.after_value(state, NameDoubles(k), ply) for k in range(1, 7)]
-            return rows[int(np.argmax([_equity(r) for r in rows]))]
+        if ph is Phase.NAME:  # the doubles chosen at 0-ply (as the plays are), then valued at ply
+            rows = [self.after_value(state, NameDoubles(k), 0) for k in range(1, 7)]
+            k = int(np.argmax([_equity(r) for r in rows]))
+            return rows[k] if ply == 0 else self.after_value(state, NameDoubles(k + 1), ply)
         if ph is Phase.CHOICE:
             rows = [self.after_value(state, KEEP, ply), self.after_value(state, REROLL, ply)]
             return rows[int(np.argmax([_equity(r) for r in rows]))]
@@ -184,13 +194,37 @@ class Evaluator:
         return row if d.player == position.turn else _flip(row)
 
     def best_play(self, state: TurnState, ply: int = 0) -> tuple[int, np.ndarray]:
-        """The index of the best play of ``state`` by the net at 0-ply and its values at ``ply``."""
+        """The index of the best play of ``state`` by the net at 0-ply and its values at ``ply``.
+
+        After a Mexican (the plays are followed by naming doubles) the plays are first valued the
+        cheap way (as if the mover rolled again) and only the best ``shortlist`` of them look the
+        six named doubles up (all of them with ``shortlist=None``).
+        """
+        if self.shortlist is not None and self.lookahead and self.net is not None and state.mexican:
+            return self._best_mexican(state, ply)
         rows = self.play_values(state)
         i = int(np.argmax([_equity(r) for r in rows]))
         if ply == 0 or self.table is not None:
             return i, rows[i]
         assert state.plays is not None
         return i, self.after_value(state, MakePlay(state.plays[i]), ply)
+
+    def _best_mexican(self, state: TurnState, ply: int) -> tuple[int, np.ndarray]:
+        from .nets import candidate_values, play_board
+
+        plays = state.plays
+        assert plays is not None and state.roll is not None and self.shortlist is not None
+        pos = state.turn_start
+        boards = [play_board(p) for p in plays]
+        cheap = candidate_values(self.net, pos, state.roll.dice, state.named, boards, plays.length, lookahead=False)
+        order = sorted(range(len(boards)), key=lambda j: (-_equity(cheap[j]), j))[:self.shortlist]
+        full = candidate_values(self.net, pos, state.roll.dice, state.named, [boards[j] for j in order], plays.length,
+                                lookahead=True)
+        k = int(np.argmax([_equity(r) for r in full]))
+        i = order[k]
+        if ply == 0:
+            return i, np.asarray(full[k], dtype=np.float64)
+        return i, self.after_value(state, MakePlay(plays[i]), ply)
 
     def after_value(self, state: TurnState, action: Action, ply: int) -> np.ndarray:
         """The values for ``state.player`` (the decider) of the state ``action`` leads to."""
