@@ -451,10 +451,13 @@ def _other(turn: Any) -> Any:
 
 def roll_values(net: Net, position: Any, *, ply: int = 0, lookahead: bool = True) -> np.ndarray:
     """Values of ``position.turn``, about to roll: the net at ``ply`` 0, else the average over the 21
-    rolls of the best play looked ahead ``ply - 1`` more rolls."""
+    rolls of the best play looked ahead ``ply - 1`` more rolls (there without the naming lookup,
+    see :func:`candidate_values`)."""
     if ply == 0:
         return net.evaluate_position(position)
-    return np.asarray(sum(p * best_roll_values(net, position, r, lookahead=lookahead, ply=ply - 1) for r, p in ROLLS))
+    # below the root, a Mexican's naming is valued as rolling again (the full lookup, six doubles
+    # searched per play, would multiply the cost of a deeper look by about a hundred)
+    return np.asarray(sum(p * best_roll_values(net, position, r, lookahead=False, ply=ply - 1) for r, p in ROLLS))
 
 
 def _position_from_board(v: Variant, turn: Any, board: Sequence[int], opp: int) -> Any:
