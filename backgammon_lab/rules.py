@@ -5,15 +5,20 @@ The generator works on the mover's-eye board tuple of :meth:`Position.board`:
 hash and compare, so a full turn is a depth-first search with a seen-set and plays are
 deduplicated by the board they lead to.
 
-The forced-move rules come from the variant's facts:
+Where one checker may go with one die, and why not, is written once per variant: the rows of
+:meth:`Variant.step_checks() <backgammon_lab.variants.Variant.step_checks>` (no checker, bar first
+(M9), a blocked point, the stacking cap (M6), the bear-off rules (M10, G4, G6)). Each variant's rows
+are compiled into the generator's inner loops and into a judge; :func:`explain_step` reports the
+first row the judge finds refusing a step, so a refusal's reason is the check that refused it.
+
+The rules of the whole play come from the variant's facts:
 
 * use as many dice as possible (standard, Mini-Gam G5, Mexican M4, M7);
 * when only one of two different dice can be played, the larger (standard, G5);
-* ``low_die_first``: the lower die first, and no move at all when it cannot be played (M3);
-* ``bar_first``: the bar empties before other moves; each die in turn must enter (M9);
-* ``stacking_cap``: no sixth checker on a point (M6);
-* ``exact_bear_off``: a checker on point p bears off only with a p (M10); otherwise a larger
-  die bears off from the highest occupied point (standard, G6).
+* ``low_die_first``: the lower die first, and no move at all when it cannot be played (M3).
+
+Every :class:`Explanation` carries the ``rule`` it rests on (the RULES.md row or seed sentence,
+quoted, from :meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
 """
 
 from __future__ import annotations

@@ -296,3 +296,16 @@ def test_M10_choice_test_tells_the_rule_from_a_must_bear_off_rule() -> None:
     wrong = Position(MustBearOff(), p.points, p.bar, p.off, p.turn)
     right = {str(x) for x in legal_plays(p, (4, 1))}
     assert "6/5/1" in right and "6/5/1" not in {str(x) for x in legal_plays(wrong, (4, 1))}
+
+
+@pytest.mark.parametrize("v", VARIANTS, ids=repr)
+def test_the_compiled_loops_hold_each_rule_of_the_table(v) -> None:
+    """The generator's source is made from the table: every refusal condition appears in it, and
+    the loops contain no landing or bear-off condition of their own."""
+    r = _rules(v)
+    for check in r.checks:
+        assert f"({check.refuses})" in r.source, check
+        if check.when != "True":
+            assert f"({check.when})" in r.source, check
+    steps_src = r.source.split("def judge")[0]
+    assert "x >= -1" not in steps_src and "x < " not in steps_src and "t == 0" not in steps_src
