@@ -46,3 +46,32 @@ def test_game_messages_say_how_many_doubles_were_played() -> None:
 
 def test_ambiguous_error_type_is_an_illegal_move_error() -> None:
     assert issubclass(AmbiguousMoveError, IllegalMoveError) and issubclass(AmbiguousMoveError, ValueError)
+
+
+def test_repeat_counts_are_one_to_four() -> None:
+    from backgammon_lab.errors import NotationError
+    from backgammon_lab.notation import parse_steps
+
+    assert parse_steps("8/5(4)", 24) == [(8, 5)] * 4
+    for bad in ("8/5(0)", "8/5(5)", "8/5(12)"):
+        with pytest.raises(NotationError, match=bad.replace("(", r"\(").replace(")", r"\)")):
+            parse_steps(bad, 24)
+
+
+def test_move_text_reads_any_decimal_digits() -> None:
+    plays = legal_plays(Position.start("standard"), (3, 1))
+    assert plays.find("٨/٥ ٦/٥") == plays.find("8/5 6/5") == plays.find("８/５ ６/５")
+
+
+def test_notation_gathers_every_text_form() -> None:
+    from backgammon_lab import notation
+
+    start = Position.start("mexican")
+    assert notation.position_from_string(notation.position_to_string(start)) == start
+    assert notation.position_from_json(start.to_json()) == start
+    assert notation.position_from_id(notation.position_to_id(start), "mexican") == start
+    assert notation.parse_position(start.to_string()) == start
+    assert notation.diagram(start) == str(start)
+    play = legal_plays(start, (3, 1)).find("8/5 6/5")
+    assert notation.format_play(play.steps, 24) == str(play) == "8/5 6/5"
+    assert notation.parse_play(start, (3, 1), "8/5 6/5") == play
