@@ -197,7 +197,10 @@ class Analysis:
 
     def svg(self, *, width: int = 640, height: int = 260) -> str:
         """White's winning chance over the game as an SVG line chart (deterministic text)."""
-        return chart_svg(self.chart, title=f"White's winning chance ({self.variant}, {self.how})",
+        from ..variants import find_variant
+
+        title = find_variant(self.variant).title
+        return chart_svg(self.chart, title=f"White's winning chance ({title}, {self.how})",
                          marks=[(d.number, d.mark) for d in self.decisions if d.mark], width=width, height=height)
 
     def _repr_svg_(self) -> str:
@@ -255,10 +258,13 @@ def chart_svg(points: Sequence[tuple[int, float]], *, title: str = "", marks: Se
         dwg.add(dwg.polyline([(px(x), py(y)) for x, y in points], fill="none", stroke="#1f5fa8", stroke_width=2))
 
     def at(n: int) -> float:
+        """The line's height at ``n`` (between two points, on the segment joining them)."""
         prev = points[0] if points else (n, 0.5)
         for x, y in points:
-            if x > n:
-                return prev[1]
+            if x >= n:
+                if x == prev[0]:
+                    return y
+                return prev[1] + (y - prev[1]) * (n - prev[0]) / (x - prev[0])
             prev = (x, y)
         return prev[1]
 
