@@ -641,6 +641,27 @@ def test_arrow_layer_skips_zero_length_and_replays_the_last_play() -> None:
     assert solid[1].attribs["y1"] != dashed[1].attribs["y1"]  # but from another checker's slot
 
 
+@pytest.mark.parametrize("text", HOSTILE + ["tab\tcr\rlf\n quote\" amp& lt< gt>", "", "0", "\u00e9\u2026"])
+def test_fast_serializer_writes_what_elementtree_writes(text: str) -> None:
+    import svgwrite
+
+    from backgammon_lab.svg._xml import Builder, drawing_text
+
+    safe = "".join(ch for ch in text if ch >= " " or ch in "\t\r\n")
+    safe = "".join(ch for ch in safe if not 0xD800 <= ord(ch) <= 0xDFFF)
+    dwg = svgwrite.Drawing(debug=False, id="x")
+    dwg.set_desc(title="t", desc="d")
+    b = Builder(dwg)
+    g = b.group({"id": "x-g", "data-a": safe, "class": "", "z": "1"}, [b.el("text", {"x": "1"}, safe)])
+    g.elements.append(b.el("rect", {"data-b": safe}))
+    dwg.add(g)
+    dwg.add(b.el("circle", {"r": "2"}))
+    out: list[str] = []
+    g.write_xml(out)
+    assert "".join(out) == g.tostring()
+    assert drawing_text(dwg) == dwg.tostring()
+
+
 def test_read_options_gives_plain_values() -> None:
     from backgammon_lab.svg._options import read_dice, read_points, read_steps
 

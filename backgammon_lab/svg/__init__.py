@@ -49,7 +49,7 @@ from ._geometry import Places, layout
 from ._info import CAPTION_LINE, CAPTION_PAD, caption_width, info_layer
 from ._options import Spec, read_options
 from ._theme import THEMES, Theme
-from ._xml import Builder, fmt, wrap
+from ._xml import Builder, drawing_text, fmt, wrap
 
 __all__ = ["SvgBoard", "Theme", "THEMES", "board"]
 
@@ -181,6 +181,6 @@ def render(spec: Spec) -> SvgBoard:
                                                          spec.lost)))
     dwg.add(b.group({"id": f"{prefix}-info"},
                     info_layer(b, lay, th, position, spec.names, spec.show_pips, cap_lines)))
-    text: str = dwg.tostring()
+    text = drawing_text(dwg)
     marker = f'<g id="{prefix}-board" />'
     return SvgBoard(text.replace(marker, f'<g id="{prefix}-board">{board_layer_xml(lay, th, spec.numbers, mover)}</g>', 1))

@@ -90,6 +90,70 @@ class El(BaseElement):
         return xml
 
 
+    def write_xml(self, out: list[str]) -> None:
+        """Append this element's XML text to ``out``: the very bytes ElementTree writes for
+        :meth:`get_xml` (attributes sorted, ``<x />`` when empty), without building the tree."""
+        out.append("<" + self.elementname)
+        for k, v in sorted(self.attribs.items()):
+            if v is not None:
+                text = v if type(v) is str else str(v)
+                if text:
+                    out.append(f' {k}="{escape_attrib(text)}"')
+        if self._text or self.elements:
+            out.append(">")
+            if self._text:
+                out.append(escape_text(self._text))
+            for element in self.elements:
+                element.write_xml(out)
+            out.append(f"</{self.elementname}>")
+        else:
+            out.append(" />")
+
+
+def escape_text(text: str) -> str:
+    """Character data escaped as ElementTree escapes it."""
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    if "<" in text:
+        text = text.replace("<", "&lt;")
+    if ">" in text:
+        text = text.replace(">", "&gt;")
+    return text
+
+
+_ATTR_ESCAPES = (('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
+
+
+def escape_attrib(text: str) -> str:
+    """An attribute value escaped as ElementTree escapes it."""
+    text = escape_text(text)
+    for ch, ref in _ATTR_ESCAPES:
+        if ch in text:
+            text = text.replace(ch, ref)
+    return text
+
+
+def drawing_text(dwg: svgwrite.Drawing) -> str:
+    """``dwg.tostring()``: svgwrite writes the root with its title, description and defs, and the
+    :class:`El` children that follow them are written by :meth:`El.write_xml` (same bytes)."""
+    children = dwg.elements
+    k = next((i for i, e in enumerate(children) if isinstance(e, El)), len(children))
+    if not all(isinstance(e, El) for e in children[k:]):
+        return str(dwg.tostring())
+    dwg.elements = children[:k]
+    try:
+        head: str = dwg.tostring()
+    finally:
+        dwg.elements = children
+    if not head.endswith("</svg>"):  # the root had no child of svgwrite's own
+        head = head[: -len(" />")] + "></svg>"
+    out = [head[: -len("</svg>")]]
+    for e in children[k:]:
+        e.write_xml(out)
+    out.append("</svg>")
+    return "".join(out)
+
+
 class Builder:
     """Creates elements that share one svgwrite Drawing's (non-debug) parameters."""
 
@@ -108,5 +172,7 @@ class Builder:
 
 def inner_xml(b: Builder, children: Iterable[El]) -> str:
     """The serialized ``children``, without a wrapping element."""
-    full: str = b.group({}, children).tostring()
-    return full[len("<g>"):-len("</g>")]
+    out: list[str] = []
+    for e in children:
+        e.write_xml(out)
+    return "".join(out)
