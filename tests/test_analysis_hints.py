@@ -89,6 +89,7 @@ def test_net_hint_at_0_ply_is_the_net_on_every_play(std_net) -> None:
     assert eqs == sorted(eqs, reverse=True) and h.best.loss == 0.0
     assert all(rp.loss == pytest.approx(h.best.equity - rp.equity) for rp in h.plays)
     assert h.find(h.plays[3].text) is h.plays[3] and h.find(list(h.plays[3].play.steps)) is h.plays[3]
+    assert h.find(MakePlay(h.plays[3].play)) is h.plays[3] and h.find(h.plays[3].play.position) is h.plays[3]
     assert h.arrows(2) == h.plays[1].play.steps
     t = str(h)
     assert "net, 0-ply" in t and "equity" in t and "gammon" in t

@@ -337,9 +337,12 @@ class Hint:
         """The best play."""
         return self.plays[0]
 
-    def find(self, play: Play | Position | str | Sequence[Any]) -> RankedPlay:
-        """The ranked entry of a play given as a Play, its resulting Position, move text or its steps."""
+    def find(self, play: Play | Position | str | Sequence[Any] | MakePlay) -> RankedPlay:
+        """The ranked entry of a play given as a Play, its resulting Position, move text, its steps or
+        the engine's ``MakePlay`` action (what bots return)."""
         st = dice_state(self.position, self.dice, named=self.named)
+        if isinstance(play, MakePlay):  # a bot's action
+            play = play.play
         if isinstance(play, Position):
             target = play
         elif isinstance(play, (str, Play, list, tuple)) and st.phase is Phase.PLAY:
@@ -359,14 +362,14 @@ class Hint:
                 return rp
         raise AnalysisError(f"{play!r} is not a legal play of {self.dice} in {self.position.to_string()!r}")
 
-    def error(self, play: Play | Position | str) -> float:
+    def error(self, play: Play | Position | str | Sequence[Any] | MakePlay) -> float:
         """How much winning chance ``play`` gives up against the best play (0 for the best)."""
         rp = self.find(play)
         if rp.error is None:
             raise AnalysisError(f"{rp.text} was not evaluated")
         return rp.error
 
-    def loss(self, play: Play | Position | str) -> float:
+    def loss(self, play: Play | Position | str | Sequence[Any] | MakePlay) -> float:
         """How much equity ``play`` gives up against the best play (0 for the best)."""
         rp = self.find(play)
         if rp.loss is None:
