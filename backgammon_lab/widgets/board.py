@@ -30,6 +30,7 @@ to the callbacks registered with :meth:`BoardWidget.on_click` (the position edit
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -365,7 +366,10 @@ class BoardWidget(anywidget.AnyWidget):
                     played = self._key(click["value"]) if click["kind"] == "key" else self._play_click(click)
                 elif click["kind"] == "key":
                     self.message = "Keys play a game; this board only shows a position."
-            if played:  # the board is sent first; then the host catches up (controls, bot)
+            if played and self._move_handlers:  # the board is sent first; then the host catches up
+                # A moment without the GIL: in a kernel, the I/O thread sends the new picture now,
+                # not after the host's refresh (controls, record, bot) has run.
+                time.sleep(0.001)
                 for after in list(self._move_handlers):
                     after()
         except Exception as e:  # noqa: BLE001 - a click must never raise in the kernel
