@@ -305,3 +305,27 @@ def test_the_show_next_step_key_does_not_answer_for_the_learner() -> None:
     wdg.board.click("point", 13)
     wdg.board.click("key", "play")  # Enter plays the selected checker's only step: allowed
     assert wdg.game.state.steps and wdg.feedback.startswith("Good: 13/12.")
+
+
+@pytest.mark.parametrize("ex_id, value", [("m8.2", 7), ("m8.2", "x"), ("s1.3", None), ("m3.3", "yes"),
+                                          ("g1.1", 0), ("g1.1", 7), ("g1.1", True), ("g1.1", "5")])
+def test_an_answer_that_is_not_offered_is_refused_and_changes_nothing(ex_id: str, value: Any) -> None:
+    wdg = ExerciseWidget(exercise(ex_id))
+    with pytest.raises(LessonError, match=repr(value).replace("(", r"\(")):
+        wdg.answer(value)
+    assert wdg.wrong == 0 and wdg.stage == "answer" and wdg.feedback == ""
+
+
+def test_a_reason_that_is_not_offered_is_refused() -> None:
+    wdg = ExerciseWidget(exercise("m3.2"))
+    for bad in (3, -1, "0", True):
+        with pytest.raises(LessonError, match="no reason"):
+            wdg.pick_reason(bad)  # type: ignore[arg-type]
+    assert wdg.wrong == 0
+    wdg.pick_reason(0)  # before the step is found: a nudge, not a wrong try
+    assert wdg.feedback == "First answer the question." and wdg.wrong == 0
+
+
+def test_an_exercise_widget_needs_an_exercise() -> None:
+    with pytest.raises(LessonError, match="not 'm3.1'"):
+        ExerciseWidget("m3.1")  # type: ignore[arg-type]

@@ -340,6 +340,13 @@ class ExerciseWidget(w.VBox):
         ans = self.answer_key
         if ex.kind == "play":
             raise LessonError(f"exercise {ex.id!r} is a play: it is answered by clicks on the board, not {value!r}")
+        if ans.choices and value not in ans.choices:
+            raise LessonError(f"exercise {ex.id!r}: {value!r} is not one of the answers "
+                              f"({', '.join(map(repr, ans.choices))})")
+        n = self.game.variant.points
+        if ex.kind == "land" and (isinstance(value, bool) or not isinstance(value, int) or
+                                  not (1 <= value <= n or value == -1)):
+            raise LessonError(f"exercise {ex.id!r}: {value!r} is not a point of the {n}-point board")
         if self.stage != "answer":
             self._say("Already answered." if self.stage == "done" else "Now say why: pick a reason below.")
             return
@@ -391,6 +398,9 @@ class ExerciseWidget(w.VBox):
     def pick_reason(self, index: int) -> None:
         """Pick reason ``index`` (what a reason button does)."""
         ans = self.answer_key
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(ans.reasons):
+            raise LessonError(f"exercise {self.exercise.id!r}: no reason {index!r} to pick "
+                              f"({len(ans.reasons)} reasons)")
         if self.stage != "reason":
             self._say("First answer the question." if self.stage == "answer" else "Already answered.")
             return
