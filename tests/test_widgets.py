@@ -919,3 +919,16 @@ def test_tutor_judges_each_play_and_gives_a_hint() -> None:
     gw.play_button.click()
     assert gw.game.current_player == "black" and gw.board.last_error is None
     assert "data-role='tutor'" in gw.tutor_box.value
+
+
+def test_doubles_that_cannot_enter_are_shown_lost() -> None:
+    """Point 5: a 6-6 that cannot enter appears on the board, four dice crossed out, for the moment
+    the turn is lost (until the next roll), and the record says so on the turn's line."""
+    pos = Position.from_string("mexican/w/bar,6x5,8x3,13x5,24/3x2,13x5,8x3,6x5")
+    gw = GameWidget(position=pos)
+    roll(gw, "6-6")
+    assert gw.game.current_player == "black" and gw.game.state.lost == (6, 6, 6, 6)
+    lost = [el for el in svg_root(gw.board).iter() if el.get("class") == "lost-die"]
+    assert len(lost) == 4 and all(el.get("data-value") == "6" for el in lost)
+    assert gw.record_lines()[-1].text.startswith("1. White 6-6: ")
+    assert "No checker can enter from the bar with 6-6" in gw.messages.value
