@@ -329,3 +329,10 @@ def test_a_reason_that_is_not_offered_is_refused() -> None:
 def test_an_exercise_widget_needs_an_exercise() -> None:
     with pytest.raises(LessonError, match="not 'm3.1'"):
         ExerciseWidget("m3.1")  # type: ignore[arg-type]
+
+
+def test_progress_must_be_a_progress() -> None:
+    for make in (lambda: ExerciseWidget(exercise("m3.1"), progress={}),  # type: ignore[arg-type]
+                 lambda: CourseWidget([stage("M3")], progress="{}")):  # type: ignore[arg-type]
+        with pytest.raises(LessonError, match="progress is a Progress"):
+            make()

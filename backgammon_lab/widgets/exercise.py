@@ -75,6 +75,8 @@ class ExerciseWidget(w.VBox):
                  number: str = "") -> None:
         if not isinstance(exercise, Exercise):
             raise LessonError(f"an ExerciseWidget shows an Exercise, not {exercise!r}")
+        if progress is not None and not isinstance(progress, Progress):
+            raise LessonError(f"progress is a Progress, not {progress!r}")
         self.exercise = exercise
         self.answer_key: Answer = solve(exercise)
         self.progress = progress if progress is not None else Progress([exercise.id])
@@ -519,6 +521,8 @@ class CourseWidget(w.VBox):
         self.stages: tuple[Stage, ...] = tuple(STAGES if stages is None else stages)
         if not self.stages or not all(isinstance(s, Stage) for s in self.stages):
             raise LessonError(f"a course is a non-empty list of stages, not {stages!r}")
+        if progress is not None and not isinstance(progress, Progress):
+            raise LessonError(f"progress is a Progress, not {progress!r}")
         ids = [e.id for s in self.stages for e in s.exercises]
         self.progress = progress if progress is not None else Progress(ids)
         self.progress.add_exercises(ids)
