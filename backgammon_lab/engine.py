@@ -237,9 +237,8 @@ class Rolled(Event):
 
     @property
     def text(self) -> str:
-        """In words."""
-        extra = " A Mexican!" if self.mexican else ""
-        return f"{player_name(self.player)} rolls {self.roll}.{extra}"
+        """In words (the Mexican is announced by the events that follow it: naming, or what was lost)."""
+        return f"{player_name(self.player)} rolls {self.roll}."
 
 
 @dataclass(frozen=True, slots=True)
