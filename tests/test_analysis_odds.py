@@ -25,7 +25,6 @@ from backgammon_lab.analysis.odds import (
     roll_breakdown,
     shots,
 )
-
 from backgammon_lab.game import Game
 
 DICE36 = [(a, b) for a in range(1, 7) for b in range(1, 7)]

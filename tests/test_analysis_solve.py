@@ -25,7 +25,6 @@ import numpy as np
 import pytest
 
 from backgammon_lab import Position, find_variant
-from backgammon_lab.errors import TableMissingError
 from backgammon_lab.analysis.solve import (
     MiniGamIndex,
     MiniGamTable,
@@ -35,6 +34,7 @@ from backgammon_lab.analysis.solve import (
     start_values,
     successor_tables,
 )
+from backgammon_lab.errors import TableMissingError
 from backgammon_lab.game import ALL_ROLLS
 from backgammon_lab.rules import _rules, legal_boards
 
