@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import GameError, IllegalMoveError
-from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, other
+from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
 from .rules import PlayList, apply_steps, check_step, continuations, explain_steps, legal_plays
 from .variants import Variant, find_variant
 
@@ -159,6 +159,11 @@ def player_name(player: Player) -> str:
     return player.capitalize()
 
 
+def _roll_text(roll: Roll) -> str:
+    """A roll as players write it: the higher die first (``5-3``, ``2-1``)."""
+    return f"{roll.high}-{roll.low}"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened; ``text`` says it in words."""
@@ -237,8 +242,8 @@ class Rolled(Event):
 
     @property
     def text(self) -> str:
-        """In words (the Mexican is announced by the events that follow it: naming, or what was lost)."""
-        return f"{player_name(self.player)} rolls {self.roll}."
+        """In words, the higher die first (the Mexican is announced by the events that follow it)."""
+        return f"{player_name(self.player)} rolls {_roll_text(self.roll)}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,8 +280,12 @@ class Played(Event):
 
     @property
     def text(self) -> str:
-        """In words."""
-        return f"{player_name(self.player)} plays {self.play}."
+        """In words: the steps in the order played when the roll allows one order only (Mexican's
+        lower die first), else as players write them (highest start first)."""
+        variant = self.play.position.variant
+        ordered = len(variant.dice_orders(self.roll.dice)) == 1 and not self.roll.is_double
+        text = format_play(self.play.steps, variant.points, played_order=ordered)
+        return f"{player_name(self.player)} plays {text}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,8 +306,8 @@ class TurnLost(Event):
         msg = {
             "lower_die_cannot_enter": f"The lower die, {self.die}, cannot enter from the bar: the turn is lost.",
             "lower_die_blocked": f"The lower die, {self.die}, cannot be played: the turn is lost.",
-            "cannot_enter": f"No checker can enter from the bar with {r}: the turn passes.",
-            "no_move": f"No legal move with {r}: the turn passes.",
+            "cannot_enter": f"No checker can enter from the bar with {_roll_text(r)}: the turn passes.",
+            "no_move": f"No legal move with {_roll_text(r)}: the turn passes.",
         }[self.reason]
         return msg + (" No re-roll." if self.rerolls_lost else "")
 

@@ -325,6 +325,12 @@ class Game:
         return self._index > 0
 
     @property
+    def redo_entries(self) -> list[HistoryEntry]:
+        """The entries after the current point (the branch that :meth:`redo` replays and a new
+        action replaces)."""
+        return list(self._entries[self._index + 1:])
+
+    @property
     def can_redo(self) -> bool:
         """True when undone actions can be replayed."""
         return self._index < len(self._entries) - 1
@@ -524,9 +530,11 @@ class Game:
 
         st = self.state
         shown = st.phase in (Phase.PLAY, Phase.CHOICE, Phase.NAME)
-        return board(st.position, dice=st.roll.dice if st.roll and shown else None,
+        named = st.named and st.roll is not None and st.named_from is not None
+        dice = st.named_from if named else st.roll
+        return board(st.position, dice=dice.dice if dice is not None and shown else None,
                      dice_left=list(st.dice_left) if st.phase is Phase.PLAY else None,
-                     named_double=st.roll.first if st.named and st.roll else None,
+                     named_double=st.roll.first if named and st.roll is not None else None,
                      reroll_due=st.phase is Phase.ROLL and st.reroll)._repr_svg_()
 
     # -- convenience ---------------------------------------------------------------------------

@@ -529,8 +529,13 @@ class Play:
         return len(self._raw) if self._steps is None else len(self._steps)
 
 
-def format_play(steps: Sequence[Step], points: int) -> str:
-    """Move notation for the steps of a play: chains joined (``24/18/13``), repeats counted (``8/5(2)``)."""
+def format_play(steps: Sequence[Step], points: int, *, played_order: bool = False) -> str:
+    """Move notation for the steps of a play: chains joined (``24/18/13``), repeats counted (``8/5(2)``).
+
+    Checkers are written from the highest start down, as players write a play; with
+    ``played_order`` they are written in the order their first steps were played (for rolls whose
+    dice must be played in one order, such as Mexican's lower die first).
+    """
     if not steps:
         return "no move"
     chains: list[list[Step]] = []
@@ -545,7 +550,10 @@ def format_play(steps: Sequence[Step], points: int) -> str:
         else:
             chains.append([st])
     texts = []
-    for ch in sorted(chains, key=lambda c: (-c[0].start, c[-1].end)):
+    order = {id(st): i for i, st in enumerate(steps)}
+    ranked = (sorted(chains, key=lambda c: min(order[id(st)] for st in c)) if played_order
+              else sorted(chains, key=lambda c: (-c[0].start, c[-1].end)))
+    for ch in ranked:
         first = ch[0].text(points).split("/")[0]
         rest = "/".join(("off" if s.end == 0 else str(s.end)) + ("*" if s.hit else "") for s in ch)
         texts.append(f"{first}/{rest}")
