@@ -95,7 +95,7 @@ def why_not(pos: Position, dice: tuple[int, int], step: str | Step, done: Sequen
     print(f"{text}{after}: {'allowed' if why.legal else 'not allowed'}")
     print(f"    {rule_note(why)}")
     now = apply_steps(pos, dice, list(done)) if done else pos
-    return show(board(now, dice=dice, selected=start, highlight=[end] if end else [], size=440,
+    return show(board(now, dice=dice, selected=start, highlight=[end], size=440,
                       caption=f"{'Allowed' if why.legal else 'Not allowed'}: {text}{after}. {why.message}"))
 
 
