@@ -215,19 +215,6 @@ def _pick(ex: Exercise, options: list[Any], k: int) -> list[Any]:
     return sorted(options, key=key)[:k]
 
 
-def _refusals(pos: Position, dice: Roll, done: list[Step]) -> list[Explanation]:
-    """The engine's explanations of every refused single step from here (distinct messages)."""
-    n = pos.variant.points
-    out: dict[str, Explanation] = {}
-    dice_set = sorted(set(dice.dice))
-    for start in range(n + 1, 0, -1):
-        for d in dice_set:
-            why = explain_step(pos, dice, done, Step(start, max(start - d, 0), d))
-            if not why.legal and why.code not in ("no_checker", "bad_point"):
-                out.setdefault(why.message, why)
-    return list(out.values())
-
-
 #: Reasons never offered as a choice: facts of the input, not rules of the game.
 _NOT_OFFERED = {"legal", "play_complete", "no_checker", "backwards", "no_such_die", "bad_point", "bad_step",
                 "ambiguous", "too_many_steps", "combined", "turn_lost"}

@@ -89,7 +89,6 @@ class ExerciseWidget(w.VBox):
         self.solved = False
         #: ``"answer"``, then ``"reason"`` (a question with a why), then ``"done"``.
         self.stage = "answer"
-        self._picked: Any = None
         self._feedback = ""
         self._refused_at: int | None = None  # a checker just clicked that cannot move
 
@@ -353,7 +352,6 @@ class ExerciseWidget(w.VBox):
             self._say("Already answered." if self.stage == "done" else "Now say why: pick a reason below.")
             return
         if value in ans.accepts:
-            self._picked = value
             if ans.reasons:
                 self.stage = "reason"
                 self.reasons.children = tuple(self.reason_buttons)
@@ -487,7 +485,6 @@ class ExerciseWidget(w.VBox):
         self.wrong = self.hints = 0
         self.shown = self.solved = False
         self.stage = "answer"
-        self._picked = None
         if self.exercise.kind == "play":
             self.game.goto(self._start_index)
             self.board.set_options(highlight=None)
