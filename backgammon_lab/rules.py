@@ -84,7 +84,6 @@ def steps(b, d, SOURCES=SOURCES, BAR=BAR, OPP_BAR=OPP_BAR, CAP=CAP, HOME=HOME):
         srcs = [s for s in occ if not ({move})]
     else:
         srcs = occ
-    can_off = not ({off_gate})
     for s in srcs:
         t = s - d
         if t > 0:
@@ -99,7 +98,7 @@ def steps(b, d, SOURCES=SOURCES, BAR=BAR, OPP_BAR=OPP_BAR, CAP=CAP, HOME=HOME):
             else:
                 lst[t] = x + 1
             out.append((s, t, tuple(lst), x == -1))
-        elif can_off and not ({off}):
+        elif not ({off_gate}) and not ({off}):
             lst = list(b)
             lst[s] -= 1
             lst[0] += 1
@@ -172,7 +171,7 @@ class _Rules:
     (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
 
     __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
-                 "steps", "judge", "midgame", "midgame_ok", "source")
+                 "steps", "judge", "midgame", "midgame_ok", "source", "orders")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
@@ -183,6 +182,7 @@ class _Rules:
         self.bar_first = variant.bar_first
         self.low_first = variant.low_die_first
         self.checks: tuple[StepCheck, ...] = tuple(variant.step_checks())
+        self.orders = {(a, b): variant.dice_orders((a, b)) for a in range(1, 7) for b in range(1, 7)}
         by = {at: [c for c in self.checks if c.at == at] for at in ("source", "move", "land", "off")}
         if [c.code for c in by["source"]] != ["no_checker"]:
             raise VariantError(f"variant {variant.name!r}: the one 'source' check is no_checker")
@@ -242,7 +242,8 @@ def _rules(variant: Any) -> _Rules:
 
 
 def _orders(r: _Rules, dice: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
-    return r.variant.dice_orders(dice)
+    got = r.orders.get(dice)
+    return got if got is not None else r.variant.dice_orders(dice)
 
 
 def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
@@ -256,7 +257,7 @@ def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, lis
     steps = r.steps
     a, c = dice
     if a != c:
-        orders = r.variant.dice_orders(dice)  # the variant's hook: both orders, or lower first
+        orders = _orders(r, dice)  # the variant's hook (asked once per roll): both orders, or lower first
         two: dict[Board, list[RawStep]] = {}
         one: dict[Board, list[RawStep]] = {}
         if len(orders) == 2 and r.midgame_ok and b[r.n + 1] == 0 and r.outside(b) >= 2:
@@ -338,8 +339,8 @@ def _search_doubles(r: _Rules, b: Board, d: int) -> tuple[dict[Board, list[RawSt
 def _legal(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
     """The legal full plays of ``dice`` from ``b``, keyed by resulting board, and their length."""
     best, maxlen = _search(r, b, dice)
-    lo, hi = min(dice), max(dice)
-    if maxlen == 1 and lo != hi and not r.low_first:
+    if maxlen == 1 and dice[0] != dice[1] and not r.low_first:
+        hi = max(dice)
         # Only one die can be played: the larger one when it can (standard, G5).
         big = r.steps(b, hi)
         if big:
