@@ -19,3 +19,11 @@ def test_ruff_clean() -> None:
                         "backgammon_lab", "tests", "benchmarks", "docs", "scripts"],
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_mypy_clean() -> None:
+    """The package type-checks (the settings in pyproject.toml's [tool.mypy])."""
+    pytest.importorskip("mypy")
+    r = subprocess.run([sys.executable, "-m", "mypy", "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"),
+                        "backgammon_lab"], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
