@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import sys
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_ruff_clean() -> None:
-    if shutil.which("ruff") is None:
+    if importlib.util.find_spec("ruff") is None and shutil.which("ruff") is None:
         pytest.skip("ruff is not installed")
     r = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise",
                         "backgammon_lab", "tests", "benchmarks", "docs", "scripts"],
