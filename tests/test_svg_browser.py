@@ -10,7 +10,6 @@ Skipped when Playwright or Debian's Chromium (``/usr/bin/chromium``) is missing.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts" / "gallery"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
 def gallery() -> dict[str, tuple[Position, SvgBoard]]:
@@ -70,19 +66,14 @@ def gallery() -> dict[str, tuple[Position, SvgBoard]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def page() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.skip("Debian's chromium is not installed")
-    with sync_api.sync_playwright() as pw:
-        try:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        except Exception as e:  # pragma: no cover - environment problem
-            pytest.skip(f"cannot start chromium: {e}")
-        pg = browser.new_page(device_scale_factor=1.5)
-        yield pg
-        browser.close()
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page of pytest-playwright's session browser (Debian's Chromium, see conftest.py): one
+    Playwright for the whole run, so this test can run after the others' browser tests."""
+    ctx = browser.new_context(device_scale_factor=1.5)
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
 
 
 def test_gallery_renders_and_every_part_is_clickable(page: Any) -> None:
