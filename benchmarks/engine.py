@@ -7,7 +7,7 @@ Usage::
 
 The baseline tree is extracted with ``git archive REV`` into a temporary folder; each tree is
 measured in its own subprocess (same Python, same machine, one after the other, alternating
-rounds), so the figures compare the code and nothing else. Measured, each as a rate:
+rounds, timed in CPU seconds of the process), so the figures compare the code and nothing else. Measured, each as a rate:
 
 * random self-play games/s through the rollout machinery (``rollout(..., RandomBot())``: the
   baseline's ``FastGame``, this tree's bare ``advance``);
@@ -41,11 +41,12 @@ from backgammon_lab.analysis.bots import RandomBot
 from backgammon_lab.analysis.rollout import rollout
 
 def rate(fn, unit_per_call):
+    # CPU time of this process, not wall time: the figures hold on a machine doing other work too
     fn()  # warm up
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < SECONDS:
+    n, t0 = 0, time.process_time()
+    while time.process_time() - t0 < SECONDS:
         fn(); n += 1
-    return n * unit_per_call / (time.perf_counter() - t0)
+    return n * unit_per_call / (time.process_time() - t0)
 
 out = {}
 for v in ("standard", "mexican", "minigam"):
@@ -87,9 +88,9 @@ for seed in range(40):
     gw.dice_text.value = "5-3"; gw.roll_button.click()
     b = gw.board
     for kind, value in (("point", 13), ("point", 8)):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         b.click(kind, value)
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
 out["widget click handling ms (median)"] = statistics.median(times) * 1000
 print(json.dumps(out))
 '''
