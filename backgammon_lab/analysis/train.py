@@ -398,8 +398,9 @@ def _command_text(args: argparse.Namespace) -> str:
     parts = ["backgammon-lab", "train", args.variant, "--games", str(args.games)]
     if args.resume:
         parts.append("--resume")
-    for flag, val in (("--hidden", args.hidden), ("--alpha", args.alpha), ("--lambda", args.lam),
-                      ("--seed", args.seed), ("--checkers", args.checkers), ("--minutes", args.minutes),
+    fresh = not args.resume  # a resumed net keeps its hidden size and seed
+    for flag, val in (("--hidden", args.hidden if fresh else None), ("--alpha", args.alpha), ("--lambda", args.lam),
+                      ("--seed", args.seed if fresh else None), ("--checkers", args.checkers), ("--minutes", args.minutes),
                       ("--checkpoint", args.checkpoint), ("--out", args.out)):
         if val is not None:
             parts += [flag, str(val)]
