@@ -12,7 +12,8 @@ rounds, timed in CPU seconds of the process), so the figures compare the code an
 * random self-play games/s through the rollout machinery (``rollout(..., RandomBot())``: the
   baseline's ``FastGame``, this tree's bare ``advance``);
 * ``Game.play_random`` games/s (the history-keeping game);
-* ``legal_boards`` and ``legal_plays`` positions/s over the same 2,000 positions;
+* ``legal_boards`` and ``legal_plays`` positions/s over the same 2,000 positions (made by this
+  tree's random games and given to both as position strings);
 * Python-side click handling of the game widget (select a checker, then play a step), per click.
 """
 
@@ -56,21 +57,8 @@ for v in ("standard", "mexican", "minigam"):
         lambda: rollout(Position.start(v), RandomBot(), games=k, seed=next(seeds), progress=False), k)
     out[f"Game.play_random {v} games/s"] = rate(lambda: Game(v, seed=next(seeds)).play_random(), 1)
 
-# 2,000 reachable standard positions with rolls, from seeded random games
-rng = random.Random(7)
-sample = []
-g = Game("standard", seed=11)
-while len(sample) < 2000:
-    if g.is_over:
-        g = Game("standard", seed=rng.randrange(10**6))
-    if g.is_chance():
-        g.roll()
-    else:
-        if str(g.phase) == "play":
-            start = g.states[g.index - len(g.state.steps)].position
-            sample.append((start, g.dice.dice))
-        acts = g.legal_actions()
-        g.apply(acts[rng.randrange(len(acts))])
+# the same 2,000 reachable standard positions with rolls for both trees (made by the caller)
+sample = [(Position.from_string(text), tuple(dice)) for text, dice in json.load(open(sys.argv[2]))]
 def boards():
     for p, d in sample:
         legal_boards(p, d)
@@ -106,10 +94,34 @@ def extract(rev: str, dest: Path) -> Path:
     return dest / "tree"
 
 
-def measure(tree: Path, seconds: float) -> dict[str, float]:
+def make_sample(path: Path, n: int = 2000) -> None:
+    """``n`` reachable standard positions with their rolls, from seeded random games of this tree,
+    written as position strings so that both trees time the very same positions."""
+    import random
+
+    from backgammon_lab.game import Game
+
+    rng = random.Random(7)
+    out: list[tuple[str, list[int]]] = []
+    g = Game("standard", seed=11)
+    while len(out) < n:
+        if g.is_over:
+            g = Game("standard", seed=rng.randrange(10**6))
+        if g.is_chance():
+            g.roll()
+            continue
+        st = g.state
+        if str(st.phase) == "play" and st.roll is not None:
+            out.append((st.turn_start.to_string(), list(st.roll.dice)))
+        acts = g.legal_actions()
+        g.apply(acts[rng.randrange(len(acts))])
+    path.write_text(json.dumps(out))
+
+
+def measure(tree: Path, seconds: float, sample: Path) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    res = subprocess.run([sys.executable, "-c", PROBE, str(seconds)], env=env, capture_output=True, text=True,
-                         cwd=str(tree))
+    res = subprocess.run([sys.executable, "-c", PROBE, str(seconds), str(sample)], env=env, capture_output=True,
+                         text=True, cwd=str(tree))
     if res.returncode:
         raise SystemExit(f"measuring {tree} failed:\n{res.stderr[-2000:]}")
     return json.loads(res.stdout.strip().splitlines()[-1])
@@ -123,10 +135,12 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = extract(args.baseline, Path(tmp))
+        sample = Path(tmp) / "sample.json"
+        make_sample(sample)
         runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
         for _ in range(args.rounds):
-            runs["before"].append(measure(base, args.seconds))
-            runs["after"].append(measure(ROOT, args.seconds))
+            runs["before"].append(measure(base, args.seconds, sample))
+            runs["after"].append(measure(ROOT, args.seconds, sample))
     keys = list(runs["after"][0])
 
     def best(which: str, k: str) -> float:
