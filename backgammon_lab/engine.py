@@ -514,9 +514,42 @@ class TurnState:
         return f"{player_name(self.winner or WHITE)} has won"
 
 
+_SET = {name: getattr(TurnState, name).__set__ for name in TurnState.__dataclass_fields__}
+(_S_POSITION, _S_PHASE, _S_ROLL, _S_NAMED, _S_STEPS, _S_START, _S_PLAYS, _S_OPENING, _S_REROLL, _S_WINNER,
+ _S_POINTS, _S_LAST, _S_LOST, _S_NAMED_FROM) = (_SET[n] for n in (
+    "position", "phase", "roll", "named", "steps", "start", "plays", "opening", "reroll", "winner", "points",
+    "last_play", "lost", "named_from"))
+
+
+def _state(position: Position, phase: Phase, roll: Roll | None = None, named: bool = False,
+           steps: tuple[Step, ...] = (), start: Position | None = None, plays: PlayList | None = None,
+           opening: tuple[int, int] | None = None, reroll: bool = False, winner: Player | None = None,
+           points: int = 0, last_play: Play | None = None, lost: tuple[int, ...] = (),
+           named_from: Roll | None = None) -> TurnState:
+    """A :class:`TurnState` built through its slots: the same value as ``TurnState(...)``, without
+    the frozen dataclass's per-field ``object.__setattr__`` (the transition makes one per action,
+    and rollouts make millions)."""
+    s = object.__new__(TurnState)
+    _S_POSITION(s, position)
+    _S_PHASE(s, phase)
+    _S_ROLL(s, roll)
+    _S_NAMED(s, named)
+    _S_STEPS(s, steps)
+    _S_START(s, start)
+    _S_PLAYS(s, plays)
+    _S_OPENING(s, opening)
+    _S_REROLL(s, reroll)
+    _S_WINNER(s, winner)
+    _S_POINTS(s, points)
+    _S_LAST(s, last_play)
+    _S_LOST(s, lost)
+    _S_NAMED_FROM(s, named_from)
+    return s
+
+
 def start_state(variant: str | Variant = "standard") -> TurnState:
     """The state before the opening roll of a new game."""
-    return TurnState(Position.start(find_variant(variant)), Phase.OPENING)
+    return _state(Position.start(find_variant(variant)), Phase.OPENING)
 
 
 def position_state(position: Position) -> TurnState:
@@ -525,7 +558,7 @@ def position_state(position: Position) -> TurnState:
         raise GameError(f"a game starts from a Position, not {position!r}")
     if position.is_over:
         raise GameError(f"the game is already over in {position!r}")
-    return TurnState(position, Phase.ROLL)
+    return _state(position, Phase.ROLL)
 
 
 def dice_state(position: Position, roll: Roll, *, named: bool = False) -> TurnState:
@@ -533,7 +566,7 @@ def dice_state(position: Position, roll: Roll, *, named: bool = False) -> TurnSt
     Mexican): phase ``play`` with the turn's plays, or, when no move is possible, the next turn."""
     if position.is_over:
         raise GameError(f"the game is already over in {position!r}")
-    return _start_play(TurnState(position, Phase.ROLL), Roll.parse(roll), named, ())[0]
+    return _start_play(_state(position, Phase.ROLL), Roll.parse(roll), named, ())[0]
 
 
 OPENING_OUTCOMES: tuple[tuple[OpeningRoll, float], ...] = tuple(
@@ -587,7 +620,7 @@ def advance(state: TurnState, action: Action) -> tuple[TurnState, Events]:
         assert state.roll is not None
         if action.keep:
             return _start_play(state, state.roll, False, (DiceKept(state.player, state.roll),))
-        new = TurnState(state.position, Phase.ROLL, reroll=True, opening=state.opening,
+        new = _state(state.position, Phase.ROLL, reroll=True, opening=state.opening,
                         last_play=state.last_play)
         return new, (DiceRerolled(state.player),)
     if isinstance(action, NameDoubles):
@@ -605,16 +638,16 @@ def _need(state: TurnState, phase: Phase, action: Any) -> None:
 
 def _opening(state: TurnState, w: int, b: int) -> tuple[TurnState, Events]:
     if w == b:
-        new = TurnState(state.position, Phase.OPENING, opening=(w, b))
+        new = _state(state.position, Phase.OPENING, opening=(w, b))
         return new, (OpeningRolled(WHITE, w, b),)
     winner = WHITE if w > b else BLACK
     pos = state.position.with_turn(winner)
     roll = Roll(max(w, b), min(w, b))
     ev: tuple[Event, ...] = (OpeningRolled(winner, w, b),)
     if pos.variant.opening_choice:
-        new = TurnState(pos, Phase.CHOICE, roll=roll, opening=(w, b))
+        new = _state(pos, Phase.CHOICE, roll=roll, opening=(w, b))
         return new, ev + (ChoiceOffered(winner, roll),)
-    return _start_play(TurnState(pos, Phase.ROLL, opening=(w, b)), roll, False, ev)
+    return _start_play(_state(pos, Phase.ROLL, opening=(w, b)), roll, False, ev)
 
 
 def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tuple[TurnState, Events]:
@@ -622,7 +655,7 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
     pos = state.position
     plays = legal_plays(pos, roll)
     if plays.length:
-        return TurnState(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
+        return _state(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
                          last_play=state.last_play, named_from=state.roll if named else None), events
     v = pos.variant
     on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
@@ -638,7 +671,7 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
 
 def _end_turn(pos: Position, last: Play | None, lost: tuple[int, ...], events: Events) -> tuple[TurnState, Events]:
     nxt = other(pos.turn)
-    return TurnState(pos.with_turn(nxt), Phase.ROLL, last_play=last, lost=lost), events + (TurnPassed(nxt),)
+    return _state(pos.with_turn(nxt), Phase.ROLL, last_play=last, lost=lost), events + (TurnPassed(nxt),)
 
 
 def _match(state: TurnState, play: Any) -> Play:
@@ -666,7 +699,7 @@ def _step(state: TurnState, step: Any) -> tuple[TurnState, Events]:
     pos = apply_steps(start, state.roll, steps, plays=plays)
     ev = StepPlayed(state.player, s, state.variant.points)
     if continuations(plays, steps):
-        return TurnState(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
+        return _state(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
                          plays=plays, opening=state.opening, last_play=state.last_play,
                          named_from=state.named_from), (ev,)
     match = next(p for p in plays if p.position == pos)
@@ -685,16 +718,16 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
     if pos.is_over:
         pts = pos.game_value()
         ev.append(GameOver(who, pts))
-        return TurnState(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
+        return _state(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
                          last_play=play), tuple(ev)
     used = len(play.steps)
     nxt = v.after_play(roll.dice, state.named, used)
     if nxt == "name":
         ev.append(NamingDue(who))
-        return TurnState(pos, Phase.NAME, roll=roll, last_play=play), tuple(ev)
+        return _state(pos, Phase.NAME, roll=roll, last_play=play), tuple(ev)
     if nxt == "roll_again":
         ev.append(RerollDue(who, roll))
-        return TurnState(pos, Phase.ROLL, reroll=True, last_play=play), tuple(ev)
+        return _state(pos, Phase.ROLL, reroll=True, last_play=play), tuple(ev)
     total = 4 if roll.is_double else 2
     lost: tuple[int, ...] = ()
     if used < total:
