@@ -1,7 +1,7 @@
 """Strength and speed of the learned evaluators (issue 10), measured side by side.
 
     python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
-    python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N]
+    python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N] [--ply 1]
     python benchmarks/strength.py judge [--net PATH] [--positions 200]
     python benchmarks/strength.py speed [--seconds 20]
 
@@ -267,7 +267,8 @@ def cmd_minigam(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant(args.variant)
     net = _net(args.net, v)
-    return match(v, NetBot(net, lookahead=not args.no_lookahead), _opponent(args.opponent), args.games, args.workers)
+    return match(v, NetBot(net, lookahead=not args.no_lookahead, ply=args.ply), _opponent(args.opponent), args.games,
+                 args.workers)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -435,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     ma.add_argument("--games", type=int, default=2000)
     ma.add_argument("--workers", type=int, default=1)
     ma.add_argument("--no-lookahead", action="store_true", help="value Mexican plays as the trainer does")
+    ma.add_argument("--ply", type=int, default=0, choices=(0, 1, 2),
+                    help="the net's bot looks this many rolls ahead (default 0)")
     ma.set_defaults(func=cmd_match)
     j = sub.add_parser("judge")
     j.add_argument("--net")

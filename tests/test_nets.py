@@ -368,3 +368,43 @@ def test_netbot_mexican_play_looks_the_naming_up_for_the_best_candidates() -> No
     rough = candidate_values(net, s.position, (2, 1), False, boards, 2, lookahead=False)[:, 0]
     top = set(np.argsort(-rough, kind="stable")[:4].tolist())
     assert list(s.plays).index(quick.choose_play(s, s.plays)) in top
+
+
+# -- the bot looking ahead ---------------------------------------------------------------------
+
+
+def test_netbot_at_one_ply_plays_the_one_ply_hint() -> None:
+    from backgammon_lab.analysis.hints import hint
+
+    net = Net.create("standard", hidden=10, seed=7)
+    bot, flat = NetBot(net, ply=1), NetBot(net)
+    differ = 0
+    for p in _positions("standard", 12, seed=8):
+        s = _state_with_roll(p, (5, 2))
+        if s.phase is not Phase.PLAY or len(s.plays) == 1:  # type: ignore[attr-defined]
+            continue
+        plays = s.plays  # type: ignore[attr-defined]
+        chosen = bot.choose_play(s, plays)  # type: ignore[arg-type]
+        assert play_board(chosen) == play_board(hint(p, (5, 2), ply=1, net=net).best.play)
+        differ += chosen is not flat.choose_play(s, plays)  # type: ignore[arg-type]
+    assert "ply=1" in repr(bot)
+    assert differ > 0  # looking ahead changes some choices of this untrained net
+
+
+def test_netbot_at_one_ply_makes_the_mexican_decisions_of_the_hints() -> None:
+    from backgammon_lab.analysis.hints import doubles_hint, opening_hint
+
+    net = Net.create("mexican", hidden=10, seed=9)
+    bot = NetBot(net, ply=1)
+    s = advance(start_state("mexican"), OpeningRoll(6, 2))[0]
+    assert bot.keep_or_reroll(s) == opening_hint(s, ply=1, net=net).best.option
+    s = advance(advance(start_state("mexican"), OpeningRoll(2, 1))[0], Choice.KEEP)[0]
+    s = advance(s, bot.choose(s))[0]
+    assert s.phase is Phase.NAME
+    assert bot.name_doubles(s) == doubles_hint(s, ply=1, net=net).best.option
+
+
+@pytest.mark.parametrize("ply", [-1, 3, True, 1.0, "1"])
+def test_netbot_refuses_a_bad_ply(ply: object) -> None:
+    with pytest.raises(AnalysisError, match="ply is 0, 1 or 2"):
+        NetBot(ply=ply)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""A bot that plays by a net (:mod:`backgammon_lab.analysis.nets`) at 0-ply.
+"""A bot that plays by a net (:mod:`backgammon_lab.analysis.nets`), at 0-ply or looking ahead.
 
 * plays: every legal play of the roll is valued in one batched call and the best is made (equity
   for a net with gammon outputs, else the winning chance). What follows a play is the variant's
@@ -8,6 +8,12 @@
 * Mexican's opening choice (M2): keep the dice when the best play of them is worth at least the
   expected value of rolling again (the average over the 21 rolls of the best play);
 * Mexican's naming (M8): the doubles whose best play is worth most.
+
+With ``ply=1`` (or 2) every decision is the one :func:`~backgammon_lab.analysis.hints.hint`
+(and :func:`~backgammon_lab.analysis.hints.opening_hint`,
+:func:`~backgammon_lab.analysis.hints.doubles_hint`) would recommend at that ply: the plays
+kept by the move filters are valued by the average over the 21 rolls that may come next of the
+best reply. Slower (about a hundred times at 1-ply) and stronger.
 
 >>> from backgammon_lab.analysis.nets import Net
 >>> bot = NetBot(Net.create("minigam", hidden=8, seed=0))
@@ -21,10 +27,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..engine import KEEP, REROLL, NameDoubles, TurnState
 from ..errors import AnalysisError, TableMissingError
+from ..game import Game
 from ..position import Play
 from ..variants import Variant
 from .bots import Bot, GameLike
+from .hints import Evaluator, hint
 from .nets import Net, candidate_values, keep_or_reroll_values, name_values, play_board, shipped_net
 
 __all__ = ["NetBot"]
@@ -34,16 +43,20 @@ class NetBot(Bot):
     """Plays by ``net`` at 0-ply; without a net, by the shipped net of the game's variant.
 
     ``lookahead=False`` values the plays of a Mexican as if the mover rolled again instead of
-    looking the naming up (what the trainer does; faster, a little weaker).
+    looking the naming up (what the trainer does; faster, a little weaker). ``ply`` 1 or 2 makes
+    each decision by the net looking that many rolls ahead, as the hints of that ply do.
     """
 
     name = "net"
     #: After a Mexican, the plays whose naming is looked up in full (the best by the cheap value).
     name_candidates = 4
 
-    def __init__(self, net: Net | None = None, *, lookahead: bool = True) -> None:
+    def __init__(self, net: Net | None = None, *, lookahead: bool = True, ply: int = 0) -> None:
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 2:
+            raise AnalysisError(f"ply is 0, 1 or 2, not {ply!r}")
         self.net = net
         self.lookahead = lookahead
+        self.ply = ply
 
     def net_for(self, variant: Variant) -> Net:
         """The net used for ``variant`` (raises :class:`AnalysisError` when there is none)."""
@@ -79,6 +92,10 @@ class NetBot(Bot):
         net = self.net_for(game.variant)
         dice = game.dice
         named = bool(getattr(game, "named", False))
+        if self.ply and dice is not None:
+            best = play_board(hint(game.position, dice, ply=self.ply, named=named, evaluator=self._evaluator(net))
+                              .best.play)
+            return next((p for p in plays if play_board(p) == best), plays[0])
         if self.lookahead and dice is not None and game.variant.after_play(dice.dice, named, len(plays[0])) == "name":
             boards = [play_board(p) for p in plays]
             rough = net.score(candidate_values(net, game.position, dice.dice, named, boards, len(plays[0]),
@@ -94,14 +111,35 @@ class NetBot(Bot):
         net = self.net_for(game.variant)
         if game.dice is None:
             raise AnalysisError("no opening dice to keep: the game is not in phase 'choice'")
-        keep, fresh = keep_or_reroll_values(net, game.position, game.dice.dice, lookahead=self.lookahead)
+        if self.ply:
+            ev, state = self._evaluator(net), _state(game)
+            keep, fresh = (ev.after_value(state, a, self.ply) for a in (KEEP, REROLL))
+        else:
+            keep, fresh = keep_or_reroll_values(net, game.position, game.dice.dice, lookahead=self.lookahead)
         return "keep" if net.score(keep) >= net.score(fresh) else "reroll"
 
     def name_doubles(self, game: GameLike) -> int:
         """The doubles 1..6 whose best play the net rates highest (the lowest on ties)."""
         net = self.net_for(game.variant)
-        return int(np.argmax(net.score(name_values(net, game.position, lookahead=self.lookahead)))) + 1
+        if self.ply:
+            ev, state = self._evaluator(net), _state(game)
+            rows = np.stack([ev.after_value(state, NameDoubles(k), self.ply) for k in range(1, 7)])
+        else:
+            rows = name_values(net, game.position, lookahead=self.lookahead)
+        return int(np.argmax(net.score(rows))) + 1
+
+    def _evaluator(self, net: Net) -> Evaluator:
+        """A fresh evaluator for one decision (its cache is not kept from one decision to the next)."""
+        return Evaluator(net=net, lookahead=self.lookahead)
 
     def __repr__(self) -> str:
-        extra = "" if self.lookahead else ", lookahead=False"
+        extra = ("" if self.lookahead else ", lookahead=False") + (f", ply={self.ply}" if self.ply else "")
         return f"NetBot({self.net!r}{extra})"
+
+
+def _state(game: GameLike) -> TurnState:
+    """The engine state of a decision: a :class:`~backgammon_lab.game.Game`'s, or the state itself."""
+    state = game.state if isinstance(game, Game) else game
+    if not isinstance(state, TurnState):
+        raise AnalysisError(f"a look-ahead decision needs a Game or a TurnState, not {game!r:.200}")
+    return state
