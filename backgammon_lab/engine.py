@@ -36,7 +36,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import GameError, IllegalMoveError
 from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
@@ -159,21 +159,29 @@ def player_name(player: Player) -> str:
     return player.capitalize()
 
 
-def _roll_text(roll: Roll) -> str:
-    """A roll as players write it: the higher die first (``5-3``, ``2-1``)."""
-    return f"{roll.high}-{roll.low}"
-
-
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened; ``text`` says it in words."""
 
     player: Player
 
+    #: The text as a :meth:`str.format` template: ``{who}`` is the player's name, ``{e}`` the event
+    #: (``{e.roll.high}-{e.roll.low}`` writes a roll as players do, the higher die first), and any
+    #: other name is one of :meth:`_words`. Events whose wording depends on a field override
+    #: :meth:`_template`.
+    _text: ClassVar[str] = ""
+
     @property
-    def text(self) -> str:  # pragma: no cover - every subclass overrides it
+    def text(self) -> str:
         """The event in plain words."""
-        return ""
+        return self._template().format(e=self, who=player_name(self.player), **self._words())
+
+    def _template(self) -> str:
+        return self._text
+
+    def _words(self) -> dict[str, Any]:
+        """Parts of the text that a template cannot reach through the event's fields."""
+        return {}
 
     def __str__(self) -> str:
         return self.text
@@ -191,12 +199,10 @@ class OpeningRolled(Event):
         """Both dice equal: the players roll again."""
         return self.white == self.black
 
-    @property
-    def text(self) -> str:
-        """The opening roll in words."""
+    def _template(self) -> str:
         if self.tie:
-            return f"Opening roll: both players roll {self.white}; they roll again."
-        return f"Opening roll: White {self.white}, Black {self.black}. {player_name(self.player)} goes first."
+            return "Opening roll: both players roll {e.white}; they roll again."
+        return "Opening roll: White {e.white}, Black {e.black}. {who} goes first."
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,10 +211,7 @@ class ChoiceOffered(Event):
 
     roll: Roll
 
-    @property
-    def text(self) -> str:
-        """The choice in words."""
-        return f"{player_name(self.player)} may keep {self.roll} or roll both dice again."
+    _text = "{who} may keep {e.roll} or roll both dice again."
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,20 +220,14 @@ class DiceKept(Event):
 
     roll: Roll
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"{player_name(self.player)} keeps the opening dice {self.roll}."
+    _text = "{who} keeps the opening dice {e.roll}."
 
 
 @dataclass(frozen=True, slots=True)
 class DiceRerolled(Event):
     """The opening winner rolls both dice again (M2)."""
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"{player_name(self.player)} rolls both dice again."
+    _text = "{who} rolls both dice again."
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,10 +237,8 @@ class Rolled(Event):
     roll: Roll
     mexican: bool = False
 
-    @property
-    def text(self) -> str:
-        """In words, the higher die first (the Mexican is announced by the events that follow it)."""
-        return f"{player_name(self.player)} rolls {_roll_text(self.roll)}."
+    # The Mexican is announced by the events that follow it.
+    _text = "{who} rolls {e.roll.high}-{e.roll.low}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,10 +247,7 @@ class DoublesNamed(Event):
 
     number: int
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"{player_name(self.player)} names {self.number}-{self.number}."
+    _text = "{who} names {e.number}-{e.number}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,10 +257,10 @@ class StepPlayed(Event):
     step: Step
     points: int
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"{player_name(self.player)} moves {self.step.text(self.points)}."
+    _text = "{who} moves {step}."
+
+    def _words(self) -> dict[str, Any]:
+        return {"step": self.step.text(self.points)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,14 +270,14 @@ class Played(Event):
     play: Play
     roll: Roll
 
-    @property
-    def text(self) -> str:
-        """In words: the steps in the order played when the roll allows one order only (Mexican's
-        lower die first), else as players write them (highest start first)."""
+    _text = "{who} plays {steps}."
+
+    def _words(self) -> dict[str, Any]:
+        """The steps in the order played when the roll allows one order only (Mexican's lower die
+        first), else as players write them (highest start first)."""
         variant = self.play.position.variant
         ordered = len(variant.dice_orders(self.roll.dice)) == 1 and not self.roll.is_double
-        text = format_play(self.play.steps, variant.points, played_order=ordered)
-        return f"{player_name(self.player)} plays {text}."
+        return {"steps": format_play(self.play.steps, variant.points, played_order=ordered)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,17 +291,15 @@ class TurnLost(Event):
     die: int
     rerolls_lost: bool = False
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        r = self.roll
-        msg = {
-            "lower_die_cannot_enter": f"The lower die, {self.die}, cannot enter from the bar: the turn is lost.",
-            "lower_die_blocked": f"The lower die, {self.die}, cannot be played: the turn is lost.",
-            "cannot_enter": f"No checker can enter from the bar with {_roll_text(r)}: the turn passes.",
-            "no_move": f"No legal move with {_roll_text(r)}: the turn passes.",
-        }[self.reason]
-        return msg + (" No re-roll." if self.rerolls_lost else "")
+    _texts: ClassVar[dict[str, str]] = {
+        "lower_die_cannot_enter": "The lower die, {e.die}, cannot enter from the bar: the turn is lost.",
+        "lower_die_blocked": "The lower die, {e.die}, cannot be played: the turn is lost.",
+        "cannot_enter": "No checker can enter from the bar with {e.roll.high}-{e.roll.low}: the turn passes.",
+        "no_move": "No legal move with {e.roll.high}-{e.roll.low}: the turn passes.",
+    }
+
+    def _template(self) -> str:
+        return self._texts[self.reason] + (" No re-roll." if self.rerolls_lost else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,18 +317,17 @@ class DiceLost(Event):
     reason: str
     die: int
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        r = self.roll
-        return {
-            "mexican_high": f"The {r.high} cannot be played: no doubles may be named and there is no re-roll.",
-            "doubles": f"Only {self.used} of the four {r.first}s could be played: the rest is lost and there "
-                       "is no re-roll.",
-            "high_after_low": f"The {r.high} cannot be played after the {r.low}: the rest of the turn is lost.",
-            "some_doubles": f"Only {self.used} of the four {r.first}s could be played.",
-            "one_die": f"Only one die could be played: the {self.die}.",
-        }[self.reason]
+    _texts: ClassVar[dict[str, str]] = {
+        "mexican_high": "The {e.roll.high} cannot be played: no doubles may be named and there is no re-roll.",
+        "doubles": "Only {e.used} of the four {e.roll.first}s could be played: the rest is lost and there "
+                   "is no re-roll.",
+        "high_after_low": "The {e.roll.high} cannot be played after the {e.roll.low}: the rest of the turn is lost.",
+        "some_doubles": "Only {e.used} of the four {e.roll.first}s could be played.",
+        "one_die": "Only one die could be played: the {e.die}.",
+    }
+
+    def _template(self) -> str:
+        return self._texts[self.reason]
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,30 +336,21 @@ class RerollDue(Event):
 
     roll: Roll
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"All four {self.roll.first}s were played: {player_name(self.player)} rolls again."
+    _text = "All four {e.roll.first}s were played: {who} rolls again."
 
 
 @dataclass(frozen=True, slots=True)
 class NamingDue(Event):
     """Both dice of a Mexican were played: the player names doubles (M8)."""
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"A Mexican! {player_name(self.player)} names any doubles to play."
+    _text = "A Mexican! {who} names any doubles to play."
 
 
 @dataclass(frozen=True, slots=True)
 class TurnPassed(Event):
     """The turn passes; ``player`` is the one to roll next."""
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        return f"{player_name(self.player)} to roll."
+    _text = "{who} to roll."
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,12 +359,11 @@ class GameOver(Event):
 
     points: int
 
-    @property
-    def text(self) -> str:
-        """In words."""
-        kind = {1: "", 2: " (a gammon)", 3: " (a backgammon)"}.get(self.points, "")
-        s = "s" if self.points > 1 else ""
-        return f"{player_name(self.player)} has borne off every checker and wins {self.points} point{s}{kind}."
+    _text = "{who} has borne off every checker and wins {e.points} point{s}{kind}."
+
+    def _words(self) -> dict[str, Any]:
+        return {"s": "s" if self.points > 1 else "",
+                "kind": {1: "", 2: " (a gammon)", 3: " (a backgammon)"}.get(self.points, "")}
 
 
 # ---------------------------------------------------------------------------------------------
