@@ -60,8 +60,8 @@ from backgammon_lab.analysis.nets import (  # noqa: E402
     play_board,
     shipped_net,
 )
-from backgammon_lab.analysis.rollout import play_out  # noqa: E402
-from backgammon_lab.engine import MakePlay, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
+from backgammon_lab.analysis.rollout import play_out, sample_positions  # noqa: E402
+from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
 from backgammon_lab.rules import legal_boards  # noqa: E402
 from backgammon_lab.variants import Variant  # noqa: E402
@@ -218,26 +218,7 @@ def minigam_positions(table: Any, n: int, seed: int = 0) -> dict[str, tuple[list
     live = np.nonzero((ix.offc[a_all] < k) & (ix.offc[b_all] < k))[0]
     pick = g.choice(live, size=min(n, len(live)), replace=False)
     uniform = [ix.position(int(i), table.variant) for i in pick]
-    rng = random.Random(seed)
-    played: list[Position] = []
-    while len(played) < n:
-        s = start_state(table.variant)
-        while not s.is_over:
-            if s.phase is Phase.OPENING:
-                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
-            elif s.phase is Phase.ROLL:
-                played.append(s.position)
-                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
-            else:
-                plays = s.plays
-                assert plays is not None
-                if rng.random() < 0.1:
-                    p = plays[rng.randrange(len(plays))]
-                else:
-                    opp = s.position.off[1 if s.position.turn == WHITE else 0]
-                    p = max(plays, key=lambda q: table.value_board_after(play_board(q), opp))
-                s, _ = advance(s, MakePlay(p))
-    played = played[:n]
+    played = sample_positions(table.variant, n, PerfectMiniGamBot(table), seed=seed, explore=0.1)
     return {"uniform": (uniform, table.values[pick]),
             "from play": (played, np.array([table.value(p) for p in played]))}
 
@@ -346,20 +327,7 @@ def _roll_state_play(pos: Position, dice: tuple[int, int]) -> Any:
 
 
 def _sample_positions(variant: Variant, n: int, seed: int = 0) -> list[Position]:
-    bot = HeuristicBot()
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        s = start_state(variant)
-        while not s.is_over:
-            if s.phase is Phase.OPENING:
-                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
-            elif s.phase is Phase.ROLL:
-                out.append(s.position)
-                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
-            else:
-                s, _ = advance(s, bot.choose(s))
-    return out[:n]
+    return sample_positions(variant, n, HeuristicBot(), seed=seed)
 
 
 def _train_for(args: tuple[str, float, int]) -> tuple[int, float]:

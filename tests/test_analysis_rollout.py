@@ -10,7 +10,7 @@ import pytest
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, RandomBot, evaluate
-from backgammon_lab.analysis.rollout import RolloutResult, play_out, rollout
+from backgammon_lab.analysis.rollout import RolloutError, RolloutResult, play_out, rollout, sample_positions
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state
 from backgammon_lab.game import Game
@@ -206,3 +206,19 @@ def test_truncated_rollout_with_a_net() -> None:
         rollout(pos, NetBot(net), games=4, truncate=0, progress=False)
     with pytest.raises(ValueError, match="chunk"):
         rollout(pos, games=4, chunk=0, progress=False)
+
+
+def test_sample_positions_are_seeded_positions_before_a_roll() -> None:
+
+    a = sample_positions("mexican", 40, seed=3)
+    assert a == sample_positions("mexican", 40, seed=3)
+    assert a != sample_positions("mexican", 40, seed=4)
+    assert len(a) == 40 and all(not p.is_over for p in a)
+    assert {p.turn for p in a} == {"white", "black"}
+    by_bot = sample_positions("standard", 30, HeuristicBot(), seed=3)
+    assert by_bot != sample_positions("standard", 30, seed=3)  # the bot's plays, not random ones
+    assert by_bot[:2] == sample_positions("standard", 2, HeuristicBot(), seed=3, explore=0.0)
+    assert sample_positions("minigam", 0) == []
+    for n, explore, shown in ((-1, 0.0, "-1"), (2.5, 0.0, "2.5"), (3, 1.5, "1.5"), (3, True, "True")):
+        with pytest.raises(RolloutError, match=shown):
+            sample_positions("minigam", n, explore=explore)  # type: ignore[arg-type]

@@ -29,12 +29,11 @@ from backgammon_lab.analysis.nets import (
     shipped_path,
     swap_boards,
 )
-from backgammon_lab.analysis.rollout import play_out
+from backgammon_lab.analysis.rollout import play_out, sample_positions
 from backgammon_lab.engine import (
     KEEP,
     REROLL,
     Choice,
-    MakePlay,
     NameDoubles,
     OpeningRoll,
     Phase,
@@ -43,7 +42,7 @@ from backgammon_lab.engine import (
     start_state,
 )
 from backgammon_lab.errors import AnalysisError
-from backgammon_lab.position import BLACK, WHITE, Play, Roll
+from backgammon_lab.position import BLACK, WHITE, Roll
 from backgammon_lab.rules import legal_boards
 
 VARIANTS = ["standard", "mexican", "minigam"]
@@ -51,21 +50,7 @@ VARIANTS = ["standard", "mexican", "minigam"]
 
 def _positions(variant: str, n: int, seed: int = 0) -> list[Position]:
     """Positions before a roll from random games (seeded)."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        s = start_state(variant)
-        while not s.is_over and len(out) < n:
-            if s.phase is Phase.OPENING:
-                s, _ = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))
-            elif s.phase is Phase.ROLL:
-                out.append(s.position)
-                s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
-            else:
-                acts = s.legal_actions()
-                a = acts[rng.randrange(len(acts))]
-                s, _ = advance(s, MakePlay(a) if isinstance(a, Play) else a)
-    return out
+    return sample_positions(variant, n, seed=seed)
 
 
 def _opp(p: Position) -> int:

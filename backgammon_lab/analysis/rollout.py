@@ -47,14 +47,16 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import OpeningRoll, Phase, RollDice, TurnState, advance, position_state
+from ..engine import MakePlay, OpeningRoll, Phase, RollDice, TurnState, advance, position_state, start_state
 from ..errors import AnalysisError, GameError
 from ..game import Game
-from ..position import Player, Position, Roll, other
+from ..position import Play, Player, Position, Roll, other
+from ..variants import find_variant
 from .bots import Bot, HeuristicBot
 from .table import Table, fmt_prob
 
-__all__ = ["rollout", "RolloutResult", "play_out", "turn_state", "RolloutError", "first_rolls", "hash_seed"]
+__all__ = ["rollout", "RolloutResult", "play_out", "sample_positions", "turn_state", "RolloutError", "first_rolls",
+           "hash_seed"]
 
 #: A game longer than this many actions is stopped and counted as a loss for both (never seen).
 MAX_ACTIONS = 20000
@@ -99,6 +101,42 @@ def play_out(state: TurnState, bots: dict[Player, Bot], rng: random.Random,
         else:
             state = advance(state, bots[state.position.turn].choose(state))[0]
     raise GameError(f"a rollout game did not end within {max_actions} actions")
+
+
+def sample_positions(variant: Any, n: int, bot: Bot | None = None, *, seed: int = 0, explore: float = 0.0
+                     ) -> list[Position]:
+    """``n`` positions before a roll, from seeded games played from the start on the bare engine.
+
+    Every decision is ``bot``'s (:meth:`Bot.choose <backgammon_lab.analysis.bots.Bot.choose>`),
+    or a random legal action when there is no bot or, with ``explore``, at that rate. One
+    :class:`random.Random` seeded with ``seed`` draws the dice (two ``randint(1, 6)`` a roll) and
+    the random choices, so the same arguments give the same positions.
+
+    >>> [p.turn for p in sample_positions("minigam", 3, seed=1)]
+    ['white', 'black', 'white']
+    """
+    v = find_variant(variant)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise RolloutError(f"the number of positions is a whole number, at least 0, not {n!r}")
+    if isinstance(explore, bool) or not isinstance(explore, (int, float)) or not 0.0 <= explore <= 1.0:
+        raise RolloutError(f"explore is a rate from 0 to 1, not {explore!r}")
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        s = start_state(v)
+        while not s.is_over and len(out) < n:
+            if s.phase is Phase.OPENING:
+                s = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))[0]
+            elif s.phase is Phase.ROLL:
+                out.append(s.position)
+                s = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
+            elif bot is None or (explore and rng.random() < explore):
+                acts = s.legal_actions()
+                a = acts[rng.randrange(len(acts))]
+                s = advance(s, MakePlay(a) if isinstance(a, Play) else a)[0]
+            else:
+                s = advance(s, bot.choose(s))[0]
+    return out
 
 
 def turn_state(start: Position | Game | TurnState) -> TurnState:
