@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import MISSING, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import GameError, IllegalMoveError
 from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
@@ -493,37 +493,34 @@ class TurnState:
         return f"{player_name(self.winner or WHITE)} has won"
 
 
-_SET = {name: getattr(TurnState, name).__set__ for name in TurnState.__dataclass_fields__}
-(_S_POSITION, _S_PHASE, _S_ROLL, _S_NAMED, _S_STEPS, _S_START, _S_PLAYS, _S_OPENING, _S_REROLL, _S_WINNER,
- _S_POINTS, _S_LAST, _S_LOST, _S_NAMED_FROM) = (_SET[n] for n in (
-    "position", "phase", "roll", "named", "steps", "start", "plays", "opening", "reroll", "winner", "points",
-    "last_play", "lost", "named_from"))
+def _slot_constructor(cls: type) -> Any:
+    """A constructor of the frozen slotted dataclass ``cls`` that fills its slots directly: the same
+    parameters, defaults and value as ``cls(...)``, without the frozen dataclass's per-field
+    ``object.__setattr__``. Written once at import from :func:`dataclasses.fields`, so the list of
+    fields lives in the class only."""
+    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    params, lines = [], []
+    for f in fields(cls):
+        if f.default_factory is not MISSING or not f.init or f.kw_only:
+            raise TypeError(f"{cls.__name__}.{f.name}: a slot constructor takes plain fields only")
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            env[f"default_{f.name}"] = f.default
+            params.append(f"{f.name}=default_{f.name}")
+        env[f"set_{f.name}"] = getattr(cls, f.name).__set__
+        lines.append(f"    set_{f.name}(s, {f.name})\n")
+    source = f"def make({', '.join(params)}):\n    s = new(cls)\n{''.join(lines)}    return s\n"
+    exec(compile(source, f"<slot constructor of {cls.__name__}>", "exec"), env)
+    return env["make"]
 
 
-def _state(position: Position, phase: Phase, roll: Roll | None = None, named: bool = False,
-           steps: tuple[Step, ...] = (), start: Position | None = None, plays: PlayList | None = None,
-           opening: tuple[int, int] | None = None, reroll: bool = False, winner: Player | None = None,
-           points: int = 0, last_play: Play | None = None, lost: tuple[int, ...] = (),
-           named_from: Roll | None = None) -> TurnState:
-    """A :class:`TurnState` built through its slots: the same value as ``TurnState(...)``, without
-    the frozen dataclass's per-field ``object.__setattr__`` (the transition makes one per action,
-    and rollouts make millions)."""
-    s = object.__new__(TurnState)
-    _S_POSITION(s, position)
-    _S_PHASE(s, phase)
-    _S_ROLL(s, roll)
-    _S_NAMED(s, named)
-    _S_STEPS(s, steps)
-    _S_START(s, start)
-    _S_PLAYS(s, plays)
-    _S_OPENING(s, opening)
-    _S_REROLL(s, reroll)
-    _S_WINNER(s, winner)
-    _S_POINTS(s, points)
-    _S_LAST(s, last_play)
-    _S_LOST(s, lost)
-    _S_NAMED_FROM(s, named_from)
-    return s
+if TYPE_CHECKING:  # pragma: no cover - type checkers see the class: the same parameters
+    _state = TurnState
+else:
+    #: A :class:`TurnState` built through its slots: the transition makes one per action, and
+    #: rollouts make millions.
+    _state = _slot_constructor(TurnState)
 
 
 def start_state(variant: str | Variant = "standard") -> TurnState:
