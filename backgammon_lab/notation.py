@@ -6,17 +6,9 @@ written by :mod:`backgammon_lab.textforms` and built by :class:`~backgammon_lab.
 (``Position.from_string`` and the functions here are the same code), move text is read by
 :mod:`backgammon_lab.moves` and judged by :mod:`backgammon_lab.rules`. See ``docs/notation.md``.
 
-Position string
----------------
-``VARIANT/TURN/WHITE/BLACK``, for example the standard start::
-
-    standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5
-
-``TURN`` is ``w`` or ``b``. ``WHITE`` lists White's checkers in White's numbering and ``BLACK``
-Black's checkers in Black's numbering (each player counts from its own exit), as comma-separated
-items ``POINTxCOUNT`` or ``POINT`` (one checker), ``bar``/``barxCOUNT``, ``off``/``offxCOUNT``; ``-``
-for none. Checkers not listed are borne off, unless ``off`` is given, in which case the counts
-must add up exactly.
+The position string, ``VARIANT/TURN/WHITE/BLACK`` (``standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5``
+is the standard start), is described in full in :mod:`backgammon_lab.textforms`, which reads and
+writes it.
 """
 
 from __future__ import annotations
@@ -52,12 +44,12 @@ def position_from_json(data: str | bytes | dict[str, Any]) -> Position:
 
 
 def position_to_string(pos: Position) -> str:
-    """The compact position string of ``pos`` (see the module docstring)."""
+    """The compact position string of ``pos`` (see :mod:`backgammon_lab.textforms`)."""
     return pos.to_string()
 
 
 def position_from_string(text: str) -> Position:
-    """Parse a position string (see the module docstring)."""
+    """Parse a position string (see :mod:`backgammon_lab.textforms`)."""
     return Position.from_string(text)
 
 
