@@ -12,6 +12,7 @@ from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import HeuristicBot
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import (
+    FEATURES,
     OUTPUTS_1,
     OUTPUTS_5,
     Net,
@@ -21,6 +22,7 @@ from backgammon_lab.analysis.nets import (
     encode,
     encoding_for,
     equity,
+    features,
     flip,
     input_size,
     load_net,
@@ -106,6 +108,71 @@ def test_encoding_of_a_batch_equals_one_by_one(variant: str) -> None:
     batch = encode(v, boards, offs)
     for i, (b, o) in enumerate(zip(boards, offs, strict=True)):
         assert np.array_equal(batch[i], encode(v, [b], [o])[0])
+
+
+def _shots_by_hand(attack: list[int], bar: int, blots: list[int]) -> float:
+    """The chance of a roll reaching a blot (points 1..24 in the attacker's numbering, moving down;
+    a die, the sum, or two to four of a doubles; blocks ignored): written out roll by roll."""
+    total = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
+            sources = [q for q in range(1, 25) if attack[q - 1] > 0] + ([25] if bar else [])
+            total += any(q - t in reach for q in sources for t in blots)
+    return total / 36
+
+
+def test_td24x_features_by_hand() -> None:
+    v = find_variant("standard")
+    start = Position.start("standard")
+    f = dict(zip([n + "_me" for n in FEATURES] + [n + "_op" for n in FEATURES],
+                 features(v, [start.board()], [0])[0], strict=True))
+    assert f["shots_against_me"] == f["blots_me"] == 0.0
+    assert f["home_points_me"] == pytest.approx(1 / 6)  # the 6-point
+    assert f["prime_me"] == pytest.approx(1 / 6)
+    assert f["back_me"] == pytest.approx(2 / 15) and f["contact_me"] == f["contact_op"] == 1.0
+    board = [0] * 27
+    board[7], board[1] = 1, -1  # my blot on my 7-point, the opponent's checker on its 24-point
+    f2 = features(v, [board], [14])[0]
+    assert f2[0] == pytest.approx(17 / 36) and f2[6] == pytest.approx(17 / 36)  # 6 away: 11 + 5-1, 4-2, 3-3, 2-2
+    assert f2[4] == 0.0 and f2[10] == pytest.approx(1 / 15)
+    race = [0] * 27
+    race[3], race[24] = 2, -3  # my checkers past the opponent's: no contact
+    assert features(v, [race], [12])[0][5] == 0.0
+    for p in _positions("standard", 60, seed=11):
+        b = p.board()
+        me = [max(x, 0) for x in b[1:25]]
+        op = [max(-x, 0) for x in b[24:0:-1]]  # the opponent's own numbering
+        row = features(v, [b], [_opp(p)])[0]
+        my_blots = [25 - q for q in range(1, 25) if me[q - 1] == 1]  # in the opponent's numbering
+        op_blots = [25 - q for q in range(1, 25) if op[q - 1] == 1]  # in mine
+        assert row[0] == pytest.approx(_shots_by_hand(op, b[26], my_blots))
+        assert row[6] == pytest.approx(_shots_by_hand(me, b[25], op_blots))
+        made = "".join("x" if n >= 2 else "." for n in me)
+        assert row[3] == pytest.approx(min(max(len(r) for r in made.split(".")), 6) / 6)
+
+
+def test_td24x_extends_td24_and_a_net_grows_into_it() -> None:
+    v = find_variant("mexican")
+    assert input_size(v, "td24x") == 210
+    ps = _positions("mexican", 30, seed=12)
+    boards, offs = [p.board() for p in ps], [_opp(p) for p in ps]
+    x = encode(v, boards, offs, "td24x")
+    assert np.array_equal(x[:, :198], encode(v, boards, offs, "td24"))
+    assert np.array_equal(x[3], encode(v, [boards[3]], [offs[3]], "td24x")[0])
+    net = Net.create("mexican", hidden=9, seed=4)
+    grown = net.with_encoding("td24x")
+    assert grown.encoding == "td24x" and grown.inputs == 210 and net.inputs == 198
+    assert np.allclose(grown.evaluate(boards, offs), net.evaluate(boards, offs), rtol=0, atol=1e-12)
+    assert grown.meta["grown"] == [{"from": "td24", "to": "td24x", "games": 0}]
+    fresh = Net.create("standard", hidden=5, seed=1, encoding="td24x")
+    assert fresh.inputs == 210 and "td24x" in repr(fresh)
+    with pytest.raises(NetError, match="does not extend"):
+        grown.with_encoding("td24")
+    with pytest.raises(NetError, match="24 points"):
+        Net.create("minigam", hidden=4, encoding="td24x")
+    with pytest.raises(NetError, match="unknown encoding 'nope'"):
+        net.with_encoding("nope")
 
 
 def test_encode_refuses_boards_of_the_wrong_size() -> None:

@@ -169,3 +169,19 @@ def test_cli_train_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None
     assert "nosuchgame" in capsys.readouterr().err
     assert main(["train", "minigam", "--games", "0"]) == 2
     assert main(["train", "minigam", "--games", "1", "--lambda", "2"]) == 2
+
+
+def test_cli_train_grows_a_net_to_td24x_on_resume(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "mx.npz"  # type: ignore[operator]
+    argv = ["train", "mexican", "--games", "2", "--hidden", "5", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    assert load_net(out).encoding == "td24"
+    assert main(argv + ["--resume", "--encoding", "td24x"]) == 0
+    assert "grew the net" in capsys.readouterr().err
+    net = load_net(out)
+    assert net.encoding == "td24x" and net.inputs == 210 and net.games == 4
+    assert net.meta["grown"][0]["games"] == 2 and "--encoding td24x" in net.meta["commands"][-1]
+    assert main(argv + ["--resume", "--encoding", "td24"]) == 2  # td24 does not extend td24x
+    assert "does not extend" in capsys.readouterr().err
+    assert main(["train", "minigam", "--games", "1", "--encoding", "td24x", "--out", str(out) + "2"]) == 2
+    assert "24 points" in capsys.readouterr().err

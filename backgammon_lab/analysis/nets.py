@@ -19,6 +19,15 @@ Encodings (chosen from the variant's facts, never from its name; :func:`encoding
     of TD-Gammon's two "whose turn" units, which are constant here: the net always sees the side
     to act). 198 inputs.
 
+    ``td24x`` (24 points): ``td24`` followed by 12 hand-made features, six for each side (the side
+    to act first), each in its own numbering (:func:`features`): the chance that the other side
+    hits at least one of its blots with its next roll (direct and combined shots, blocks ignored),
+    its blots / 5, its points made in its home board / 6, its longest run of made points / 6, its
+    checkers in the other side's home board or on the bar / checkers, and whether the two sides
+    are still in contact (not a pure race). 210 inputs. Its first 198 inputs are ``td24``'s, so a
+    ``td24`` net grows into a ``td24x`` one without forgetting (:meth:`Net.with_encoding`: the new
+    inputs start with zero weights).
+
     ``strip`` (short boards such as Mini-Gam's six points): a thermometer per point and side
     (``n >= 1 .. n >= checkers``), the same for the bar and for the checkers borne off, and each
     side's pip count / (checkers * (points + 1)). For Mini-Gam, 130 inputs.
@@ -54,6 +63,9 @@ __all__ = [
     "OUTPUTS_5",
     "encoding_for",
     "encode",
+    "features",
+    "ENCODINGS",
+    "FEATURES",
     "input_size",
     "swap_boards",
     "flip",
@@ -85,20 +97,34 @@ class NetError(AnalysisError):
 # encodings
 
 
+#: The encodings, and the one each extends (its inputs come first; see :meth:`Net.with_encoding`).
+ENCODINGS: dict[str, str | None] = {"td24": None, "td24x": "td24", "strip": None}
+#: Hand-made features of ``td24x``, per side.
+FEATURES = ("shots_against", "blots", "home_points", "prime", "back", "contact")
+
+
 def encoding_for(variant: Variant) -> str:
     """The input encoding that fits ``variant``'s board: ``"td24"`` for 24 points, else ``"strip"``."""
     return "td24" if variant.points == 24 else "strip"
 
 
+def _check_encoding(variant: Variant, enc: str) -> None:
+    if enc not in ENCODINGS:
+        raise NetError(f"unknown encoding {enc!r}; known: {', '.join(repr(k) for k in ENCODINGS)}")
+    if enc.startswith("td24") and variant.points != 24:
+        raise NetError(f"encoding {enc!r} is for boards of 24 points, not {variant.points} ({variant!r})")
+
+
 def input_size(variant: Variant, encoding: str | None = None) -> int:
     """Number of inputs of ``encoding`` (default :func:`encoding_for`) for ``variant``."""
     enc = encoding or encoding_for(variant)
+    _check_encoding(variant, enc)
     n, c = variant.points, variant.checkers
     if enc == "td24":
         return 8 * n + 6
-    if enc == "strip":
-        return 2 * (n * c + 2 * c) + 2
-    raise NetError(f"unknown encoding {enc!r}; known: 'td24', 'strip'")
+    if enc == "td24x":
+        return 8 * n + 6 + 2 * len(FEATURES)
+    return 2 * (n * c + 2 * c) + 2
 
 
 def _as_boards(boards: Any, opp_off: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -125,12 +151,107 @@ def _thermometer(c: int) -> np.ndarray:
     return t
 
 
+def _rolls_reaching(points: int) -> np.ndarray:
+    """Row d (1..points): the chance of a roll that can move one checker exactly d pips (a die, the
+    sum of two, or two to four of a doubles), as weights over the 21 distinct rolls (shape
+    ``(points + 1, 21)``; row 0 is zero)."""
+    out = np.zeros((points + 1, 21))
+    k = 0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            reach = {a, 2 * a, 3 * a, 4 * a} if a == b else {a, b, a + b}
+            for d in reach:
+                if d <= points:
+                    out[d, k] = 1.0
+            k += 1
+    return out
+
+
+_ROLL_COUNTS = np.array([1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+_SHOT_TABLES: dict[int, np.ndarray] = {}
+
+
+def _shot_table(n: int) -> np.ndarray:
+    """``M[s, t, r]``: a checker on point s (1..n, n + 1 the bar) can reach point t (1..n) with roll
+    r; shape ``(n + 2, n * 21)`` (row 0 unused)."""
+    m = _SHOT_TABLES.get(n)
+    if m is None:
+        reach = _rolls_reaching(n + 1)
+        m = np.zeros((n + 2, n, 21))
+        for src in range(1, n + 2):
+            for t in range(1, min(src, n + 1)):
+                m[src, t - 1] = reach[src - t]
+        m = _SHOT_TABLES[n] = m.reshape(n + 2, n * 21)
+    return m
+
+
+def _shots(attack: np.ndarray, attack_bar: np.ndarray, blots: np.ndarray) -> np.ndarray:
+    """The chance that ``attack`` (checkers per point 1..n, in the attacker's numbering, moving down)
+    hits at least one of ``blots`` (bool per point, the same numbering) with one roll."""
+    k, n = attack.shape
+    occ = np.zeros((k, n + 2))
+    occ[:, 1:n + 1] = attack > 0
+    occ[:, n + 1] = attack_bar > 0
+    reach = (occ @ _shot_table(n)).reshape(k, n, 21)
+    hit = np.matmul(blots[:, None, :].astype(np.float64), reach)[:, 0, :] > 0  # (k, 21)
+    return (hit.astype(np.int64) @ _ROLL_COUNTS) / 36.0  # integers: exact for any batch
+
+
+_BITS: dict[int, np.ndarray] = {}
+
+
+def _runs_upto6(made: np.ndarray) -> np.ndarray:
+    """The longest run of true values in each row, counted up to 6."""
+    n = made.shape[1]
+    bits = _BITS.get(n)
+    if bits is None:
+        bits = _BITS[n] = (1 << np.arange(n, dtype=np.int64))
+    x = made.astype(np.int64) @ bits
+    run = np.zeros(made.shape[0])
+    for _ in range(6):
+        run += x != 0
+        x &= x >> 1
+    return run
+
+
+def features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
+    """The hand-made features of ``td24x`` (:data:`FEATURES`, the side to act's six, then the
+    opponent's), shape ``(B, 12)``; see the module docstring."""
+    n, c, home = variant.points, variant.checkers, variant.home
+    b, _ = _as_boards(boards, opp_off, n)
+    k = b.shape[0]
+    pts = b[:, 1:n + 1]
+    me = np.maximum(pts, 0)
+    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
+    # rows 0..k-1: the side to act; rows k..2k-1: its opponent (each in its own numbering)
+    mine = np.concatenate([me, op])
+    theirs = np.concatenate([op, me])
+    bar_mine = np.concatenate([b[:, n + 1], b[:, n + 2]])
+    bar_theirs = np.concatenate([b[:, n + 2], b[:, n + 1]])
+    has = mine > 0
+    back = np.where(bar_mine > 0, n + 1, np.where(has.any(1), n - np.argmax(has[:, ::-1], axis=1), 0))
+    contact = (back[:k] + back[k:] > n + 1).astype(np.float64)
+    blots = mine == 1
+    made = mine >= 2
+    f = np.empty((2 * k, len(FEATURES)))
+    f[:, 0] = _shots(theirs, bar_theirs, blots[:, ::-1])  # the other side's numbering is this one's reversed
+    f[:, 1] = np.minimum(blots.sum(1), 5) / 5.0
+    f[:, 2] = made[:, :home].sum(1) / home
+    f[:, 3] = _runs_upto6(made) / 6.0
+    f[:, 4] = (mine[:, n - home:].sum(1) + bar_mine) / c
+    f[:, 5] = np.concatenate([contact, contact])
+    return np.concatenate([f[:k], f[k:]], axis=1)
+
+
 def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = None) -> np.ndarray:
     """The input rows of a batch of mover's-eye boards (side to act positive), shape ``(B, inputs)``.
 
     ``opp_off`` is the opponent's checkers borne off, one per board (or one for all).
     """
     enc = encoding or encoding_for(variant)
+    _check_encoding(variant, enc)
+    if enc == "td24x":
+        return np.concatenate([encode(variant, boards, opp_off, "td24"), features(variant, boards, opp_off)], axis=1)
     n, c = variant.points, variant.checkers
     b, o = _as_boards(boards, opp_off, n)
     pts = b[:, 1:n + 1]
@@ -145,12 +266,10 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
         extra = np.stack([b[:, n + 1] / 2.0, b[:, n + 2] / 2.0, b[:, 0] / c, o / c,
                           me_pips / 100.0, op_pips / 100.0], axis=1)
         return np.concatenate([_TD_UNITS[counts].reshape(k, -1), extra], axis=1)
-    if enc == "strip":
-        counts = np.concatenate([me, op, b[:, n + 1:n + 3], b[:, 0:1], o[:, None]], axis=1)
-        scale = float(c * (n + 1))
-        pips = np.stack([me_pips / scale, op_pips / scale], axis=1)
-        return np.concatenate([_thermometer(c)[counts].reshape(k, -1), pips], axis=1)
-    raise NetError(f"unknown encoding {enc!r}; known: 'td24', 'strip'")
+    counts = np.concatenate([me, op, b[:, n + 1:n + 3], b[:, 0:1], o[:, None]], axis=1)
+    scale = float(c * (n + 1))
+    pips = np.stack([me_pips / scale, op_pips / scale], axis=1)
+    return np.concatenate([_thermometer(c)[counts].reshape(k, -1), pips], axis=1)
 
 
 def swap_boards(boards: np.ndarray, opp_off: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -220,19 +339,21 @@ class Net:
 
     @classmethod
     def create(cls, variant: str | Variant, *, hidden: int = 80, seed: int = 0,
-               rng: np.random.Generator | None = None) -> Net:
-        """A fresh net with small random weights (outputs near 0.5) for ``variant``."""
+               rng: np.random.Generator | None = None, encoding: str | None = None) -> Net:
+        """A fresh net with small random weights (outputs near 0.5) for ``variant`` (``encoding``
+        default :func:`encoding_for`)."""
         v = find_variant(variant)
+        enc = encoding or encoding_for(v)
         if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= 4096:
             raise NetError(f"hidden units are a whole number from 1 to 4096, not {hidden!r}")
         g = rng if rng is not None else np.random.default_rng(seed)
-        n_in = input_size(v)
+        n_in = input_size(v, enc)
         k = 5 if v.gammons else 1
         w1 = g.normal(0.0, 1.0 / np.sqrt(n_in), size=(hidden, n_in))
         w2 = g.normal(0.0, 0.1 / np.sqrt(hidden), size=(k, hidden))
         meta = {"variant": v.name, "options": v.option_values, "hidden": hidden, "seed": seed, "games": 0,
                 "seconds": 0.0}
-        return cls(v, w1, np.zeros(hidden), w2, np.zeros(k), meta=meta)
+        return cls(v, w1, np.zeros(hidden), w2, np.zeros(k), encoding=enc, meta=meta)
 
     # -- shape -----------------------------------------------------------------------------------
     @property
@@ -254,6 +375,20 @@ class Net:
     def games(self) -> int:
         """Self-play games trained."""
         return int(self.meta.get("games", 0))
+
+    def with_encoding(self, encoding: str) -> Net:
+        """This net grown to ``encoding``, an encoding that extends its own (:data:`ENCODINGS`): the
+        new inputs get zero weights, so every value stays as it was until training uses them."""
+        _check_encoding(self.variant, encoding)
+        if encoding == self.encoding:
+            return self.copy()
+        if ENCODINGS[encoding] != self.encoding:
+            raise NetError(f"encoding {encoding!r} does not extend this net's {self.encoding!r}")
+        extra = input_size(self.variant, encoding) - self.inputs
+        w1 = np.concatenate([self.w1, np.zeros((self.hidden, extra))], axis=1)
+        meta = json.loads(json.dumps(self.meta))
+        meta.setdefault("grown", []).append({"from": self.encoding, "to": encoding, "games": self.games})
+        return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta)
 
     def copy(self) -> Net:
         """An independent copy (weights and metadata)."""

@@ -26,7 +26,7 @@ Determinism and checkpoints
     generator's state, atomically (a temporary file, then :func:`os.replace`); resuming from one
     continues exactly as the uninterrupted run would.
 
-CLI: ``backgammon-lab train VARIANT --games N [--resume] [--hidden H] [--alpha A] [--lambda L]
+CLI: ``backgammon-lab train VARIANT --games N [--resume] [--hidden H] [--encoding E] [--alpha A] [--lambda L]
 [--seed S] [--out PATH] [--checkpoint N] [--minutes M]`` (:func:`add_train_arguments`).
 """
 
@@ -51,6 +51,7 @@ from ..position import WHITE, Roll
 from ..variants import Variant, find_variant
 from .nets import (
     _FLIP,
+    ENCODINGS,
     Net,
     _sigmoid,
     encode,
@@ -382,6 +383,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help="continue from --out if it exists, else from the shipped net (games, weights and "
                              "dice state included)")
     parser.add_argument("--hidden", type=positive_int, default=80, help="hidden units of a new net (default 80)")
+    parser.add_argument("--encoding", choices=sorted(ENCODINGS), default=None,
+                        help="input encoding of a new net (default: the variant's); with --resume, grow the net "
+                             "to an encoding that extends its own (the new inputs start at zero weight)")
     parser.add_argument("--alpha", type=_pos_float, default=None, help=f"learning rate (default {DEFAULT_ALPHA}, or "
                                                                        "the checkpoint's)")
     parser.add_argument("--lambda", dest="lam", type=_unit_float, default=None,
@@ -399,7 +403,8 @@ def _command_text(args: argparse.Namespace) -> str:
     if args.resume:
         parts.append("--resume")
     fresh = not args.resume  # a resumed net keeps its hidden size and seed
-    for flag, val in (("--hidden", args.hidden if fresh else None), ("--alpha", args.alpha), ("--lambda", args.lam),
+    for flag, val in (("--hidden", args.hidden if fresh else None), ("--encoding", args.encoding),
+                      ("--alpha", args.alpha), ("--lambda", args.lam),
                       ("--seed", args.seed if fresh else None), ("--checkers", args.checkers), ("--minutes", args.minutes),
                       ("--checkpoint", args.checkpoint), ("--out", args.out)):
         if val is not None:
@@ -422,12 +427,15 @@ def train_command(args: argparse.Namespace) -> int:
         net = load_net(src)
         if net.variant != variant:
             raise AnalysisError(f"--resume: {str(src)!r} holds a net for {net.variant!r}, not {variant!r}")
+        if args.encoding is not None and args.encoding != net.encoding:
+            net = net.with_encoding(args.encoding)
+            print(f"grew the net to encoding {args.encoding!r}", file=sys.stderr)
         trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam)
         print(f"resuming {src} after {net.games} games", file=sys.stderr)
     else:
         if out.exists():
             raise AnalysisError(f"{str(out)!r} exists: add --resume to continue it, or choose another --out")
-        net = Net.create(variant, hidden=args.hidden, seed=args.seed)
+        net = Net.create(variant, hidden=args.hidden, seed=args.seed, encoding=args.encoding)
         trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
                           lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed)
     net.meta.setdefault("commands", []).append(_command_text(args))
