@@ -1,0 +1,126 @@
+"""The engine's event texts and its fast state constructor.
+
+The events' words come from per-class templates (``Event._text``, ``_template``, ``_words``); these
+tests pin every wording, one per class and per reason, as the engine wrote them before the
+templates. ``_state`` is generated from TurnState's fields: it must take the same parameters and
+build the same values as ``TurnState(...)``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from backgammon_lab import engine
+from backgammon_lab.engine import (
+    KEEP,
+    ChoiceOffered,
+    DiceKept,
+    DiceLost,
+    DiceRerolled,
+    DoublesNamed,
+    Event,
+    GameOver,
+    MakePlay,
+    NamingDue,
+    OpeningRoll,
+    OpeningRolled,
+    Phase,
+    Played,
+    RerollDue,
+    Rolled,
+    StepPlayed,
+    TurnLost,
+    TurnPassed,
+    TurnState,
+    _slot_constructor,
+    _state,
+    advance,
+    start_state,
+)
+from backgammon_lab.position import Position, Roll, Step
+
+TEXTS: list[tuple[Event, str]] = [
+    (OpeningRolled("white", 6, 1), "Opening roll: White 6, Black 1. White goes first."),
+    (OpeningRolled("black", 2, 4), "Opening roll: White 2, Black 4. Black goes first."),
+    (OpeningRolled("white", 5, 5), "Opening roll: both players roll 5; they roll again."),
+    (ChoiceOffered("white", Roll(6, 1)), "White may keep 6-1 or roll both dice again."),
+    (DiceKept("black", Roll(5, 1)), "Black keeps the opening dice 5-1."),
+    (DiceRerolled("white"), "White rolls both dice again."),
+    (Rolled("white", Roll(2, 1), True), "White rolls 2-1."),
+    (Rolled("black", Roll(3, 5)), "Black rolls 5-3."),
+    (DoublesNamed("white", 5), "White names 5-5."),
+    (StepPlayed("white", Step(25, 20, 5, True), 24), "White moves bar/20*."),
+    (TurnLost("white", Roll(5, 5), "cannot_enter", 5, True),
+     "No checker can enter from the bar with 5-5: the turn passes. No re-roll."),
+    (TurnLost("black", Roll(5, 5), "cannot_enter", 5), "No checker can enter from the bar with 5-5: the turn passes."),
+    (TurnLost("black", Roll(6, 5), "lower_die_blocked", 5), "The lower die, 5, cannot be played: the turn is lost."),
+    (TurnLost("black", Roll(2, 1), "lower_die_cannot_enter", 1, True),
+     "The lower die, 1, cannot enter from the bar: the turn is lost. No re-roll."),
+    (TurnLost("white", Roll(1, 3), "no_move", 1), "No legal move with 3-1: the turn passes."),
+    (DiceLost("white", Roll(4, 4), 2, 4, "doubles", 4),
+     "Only 2 of the four 4s could be played: the rest is lost and there is no re-roll."),
+    (DiceLost("black", Roll(6, 2), 1, 2, "high_after_low", 2),
+     "The 6 cannot be played after the 2: the rest of the turn is lost."),
+    (DiceLost("white", Roll(2, 1), 1, 2, "mexican_high", 1),
+     "The 2 cannot be played: no doubles may be named and there is no re-roll."),
+    (DiceLost("black", Roll(3, 2), 1, 2, "one_die", 3), "Only one die could be played: the 3."),
+    (DiceLost("white", Roll(6, 6), 2, 4, "some_doubles", 6), "Only 2 of the four 6s could be played."),
+    (RerollDue("white", Roll(5, 5)), "All four 5s were played: White rolls again."),
+    (NamingDue("white"), "A Mexican! White names any doubles to play."),
+    (TurnPassed("black"), "Black to roll."),
+    (GameOver("black", 1), "Black has borne off every checker and wins 1 point."),
+    (GameOver("white", 2), "White has borne off every checker and wins 2 points (a gammon)."),
+    (GameOver("black", 3), "Black has borne off every checker and wins 3 points (a backgammon)."),
+]
+
+
+@pytest.mark.parametrize(("event", "text"), TEXTS, ids=[f"{type(e).__name__}-{i}" for i, (e, _) in enumerate(TEXTS)])
+def test_event_text(event: Event, text: str) -> None:
+    assert event.text == text
+    assert str(event) == text
+
+
+def test_every_event_class_has_its_words() -> None:
+    named = {type(e) for e, _ in TEXTS} | {Played}
+    events = {c for c in vars(engine).values() if isinstance(c, type) and issubclass(c, Event) and c is not Event}
+    assert named == events
+    assert Event("white").text == ""
+
+
+def test_played_text_keeps_the_order_only_when_the_roll_fixes_it() -> None:
+    s, _ = advance(start_state("mexican"), OpeningRoll(5, 3))
+    s, _ = advance(s, KEEP)
+    assert s.plays is not None
+    s, events = advance(s, MakePlay(s.plays.find("13/10 13/8")))
+    assert isinstance(events[0], Played) and events[0].text == "White plays 13/10 13/8."
+    s, events = advance(start_state("standard"), OpeningRoll(6, 1))
+    assert s.plays is not None
+    s, events = advance(s, MakePlay(s.plays.find("8/7 13/7")))
+    assert events[0].text == "White plays 13/7 8/7."
+
+
+def test_state_takes_turnstate_parameters_and_builds_the_same_value() -> None:
+    assert list(inspect.signature(_state).parameters) == list(inspect.signature(TurnState).parameters)
+    for p, q in zip(inspect.signature(_state).parameters.values(), inspect.signature(TurnState).parameters.values(),
+                    strict=True):
+        assert p.default == q.default and p.kind == q.kind
+    pos = Position.start("standard")
+    assert _state(pos, Phase.ROLL) == TurnState(pos, Phase.ROLL)
+    full: dict[str, Any] = dict(roll=Roll(6, 6), named=True, steps=(Step(24, 18, 6, False),), start=pos, opening=(6, 6),
+                reroll=True, winner="black", points=2, lost=(6, 6), named_from=Roll(2, 1))
+    a, b = _state(pos, Phase.PLAY, **full), TurnState(pos, Phase.PLAY, **full)
+    assert a == b and repr(a) == repr(b)
+    assert all(getattr(a, k) == v for k, v in full.items())
+
+
+def test_slot_constructor_refuses_fields_it_cannot_fill() -> None:
+    @dataclass(frozen=True, slots=True)
+    class WithFactory:
+        items: list[int] = field(default_factory=list)
+
+    with pytest.raises(TypeError, match="WithFactory.items"):
+        _slot_constructor(WithFactory)
