@@ -7,19 +7,21 @@
 #
 # Nets and logs go to artifacts/train/ (NET_DIR, LOG_DIR); copy a net to backgammon_lab/data/nets/
 # to ship it. Mini-Gam chunks: MINIGAM_STEPS ("ALPHA:MINUTES ...", "" skips Mini-Gam); the others: CHUNK_MINUTES (30), or MEXICAN_MINUTES
-# and STANDARD_MINUTES each; FIRST=standard starts the turns with standard.
+# and STANDARD_MINUTES each; MEXICAN_ALPHA and STANDARD_ALPHA set a learning rate (default: the checkpoint's);
+# FIRST=standard starts the turns with standard; ORDER="mexican" trains only Mexican; ENCODING=td24x grows the
+# nets to that encoding (train --encoding). Two drivers at once need their own NET_DIR.
 set -u
 # run from a copy, so that editing this file does not disturb a running driver
+NET_DIR=${NET_DIR:-artifacts/train}
+LOG_DIR=${LOG_DIR:-$NET_DIR}
 if [ -z "${TRAIN_ALL_ROOT:-}" ]; then
   TRAIN_ALL_ROOT=$(cd "$(dirname "$0")/.." && pwd)
-  mkdir -p "$TRAIN_ALL_ROOT/artifacts/train"
-  cp "$0" "$TRAIN_ALL_ROOT/artifacts/train/train_all.running.sh"
-  TRAIN_ALL_ROOT=$TRAIN_ALL_ROOT exec bash "$TRAIN_ALL_ROOT/artifacts/train/train_all.running.sh" "$@"
+  mkdir -p "$TRAIN_ALL_ROOT/$LOG_DIR"
+  cp "$0" "$TRAIN_ALL_ROOT/$LOG_DIR/train_all.running.sh"
+  TRAIN_ALL_ROOT=$TRAIN_ALL_ROOT exec bash "$TRAIN_ALL_ROOT/$LOG_DIR/train_all.running.sh" "$@"
 fi
 cd "$TRAIN_ALL_ROOT"
 PY=${PYTHON:-.venv/bin/python}
-NET_DIR=${NET_DIR:-artifacts/train}
-LOG_DIR=${LOG_DIR:-artifacts/train}
 CHUNK_MINUTES=${CHUNK_MINUTES:-30}
 mkdir -p "$NET_DIR" "$LOG_DIR"
 echo $$ > "$LOG_DIR/driver.pid"
@@ -48,12 +50,16 @@ chunk() {  # chunk VARIANT MINUTES [extra train options...]; a failed start (the
 for step in ${MINIGAM_STEPS-0.05:10 0.02:10 0.005:10}; do
   chunk minigam "${step#*:}" --hidden "${MINIGAM_HIDDEN:-128}" --alpha "${step%%:*}"
 done
-# then the two 24-point games in turns (FIRST=standard starts with standard)
+# then the two 24-point games in turns (FIRST=standard starts with standard; ORDER="standard" trains
+# only standard)
 order=(mexican standard)
 [ "${FIRST:-mexican}" = standard ] && order=(standard mexican)
+[ -n "${ORDER:-}" ] && read -r -a order <<< "$ORDER"
 while true; do
   for v in "${order[@]}"; do
-    if [ "$v" = mexican ]; then chunk mexican "${MEXICAN_MINUTES:-$CHUNK_MINUTES}"
-    else chunk standard "${STANDARD_MINUTES:-$CHUNK_MINUTES}"; fi
+    if [ "$v" = mexican ]; then chunk mexican "${MEXICAN_MINUTES:-$CHUNK_MINUTES}" ${MEXICAN_ALPHA:+--alpha "$MEXICAN_ALPHA"} \
+        ${ENCODING:+--encoding "$ENCODING"}
+    else chunk standard "${STANDARD_MINUTES:-$CHUNK_MINUTES}" ${STANDARD_ALPHA:+--alpha "$STANDARD_ALPHA"} \
+        ${ENCODING:+--encoding "$ENCODING"}; fi
   done
 done
