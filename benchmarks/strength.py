@@ -2,7 +2,7 @@
 
     python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
     python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N] [--ply 1]
-    python benchmarks/strength.py judge [--net PATH] [--positions 200]
+    python benchmarks/strength.py judge [--net PATH] [--positions 200] [--ply 1]
     python benchmarks/strength.py speed [--seconds 20]
 
 ``minigam``
@@ -284,8 +284,12 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     g0 = Gnubg(plies=0)
     decisions = gnubg_positions(args.positions, args.seed)
     rows: dict[str, list[tuple[bool, float]]] = {"net 0-ply": [], "HeuristicBot": [], "gnubg 0-ply": []}
+    if args.ply:
+        rows[f"net {args.ply}-ply"] = []
     heur = HeuristicBot()
+    deep = NetBot(net, ply=args.ply) if args.ply else None
     t_net: list[float] = []
+    t_deep: list[float] = []
     for pos, dice in decisions:
         found = legal_boards(pos, dice)
         boards = list(found)
@@ -302,6 +306,10 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
         st = _roll_state_play(pos, dice)
         hp = heur.choose_play(st, st.plays)
         picks["HeuristicBot"] = boards.index(play_board(hp))
+        if deep is not None:
+            t0 = time.perf_counter()
+            picks[f"net {args.ply}-ply"] = boards.index(play_board(deep.choose_play(st, st.plays)))
+            t_deep.append(time.perf_counter() - t0)
         for name, i in picks.items():
             rows[name].append((bool(truth[i] >= best - 1e-9), best - float(truth[i])))
     out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)"}
@@ -309,6 +317,8 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
         out[name] = {"top_play_agrees": float(np.mean([a for a, _ in r])),
                      "equity_lost_per_decision": float(np.mean([e for _, e in r]))}
     out["net 0-ply"]["median_ms"] = 1000 * statistics.median(t_net)
+    if t_deep:
+        out[f"net {args.ply}-ply"]["median_ms"] = 1000 * statistics.median(t_deep)
     return out
 
 
@@ -411,6 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     j.add_argument("--net")
     j.add_argument("--positions", type=int, default=200)
     j.add_argument("--seed", type=int, default=0)
+    j.add_argument("--ply", type=int, default=0, choices=(0, 1, 2), help="also judge the net's plays at this ply")
     j.set_defaults(func=cmd_judge)
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=20.0, help="seconds of self-play per training measurement")
