@@ -185,3 +185,40 @@ def test_cli_train_grows_a_net_to_td24x_on_resume(tmp_path: object, capsys: pyte
     assert "does not extend" in capsys.readouterr().err
     assert main(["train", "minigam", "--games", "1", "--encoding", "td24x", "--out", str(out) + "2"]) == 2
     assert "24 points" in capsys.readouterr().err
+
+
+def test_trainer_keeps_a_moving_average_of_the_weights() -> None:
+    plain = Trainer(Net.create("minigam", hidden=6, seed=5), seed=5)
+    avg = Trainer(Net.create("minigam", hidden=6, seed=5), seed=5, average=4)
+    expected = None
+    for _ in range(5):
+        plain.train(1)
+        w = plain.net.w1
+        expected = w.copy() if expected is None else expected + (w - expected) / 4
+    avg.train(5)
+    assert np.array_equal(avg.net.w1, plain.net.w1)  # the average never feeds back into the training
+    assert avg.averaged is not None and plain.averaged is None
+    assert np.allclose(avg.averaged.w1, expected, rtol=0, atol=1e-12)
+    assert not np.allclose(avg.averaged.w1, avg.net.w1)
+    assert avg.averaged.meta["average"] == {"games": 4, "since": 0}
+    with pytest.raises(AnalysisError, match="average"):
+        Trainer(Net.create("minigam", hidden=6), average=-2)
+    with pytest.raises(AnalysisError, match="does not match"):
+        Trainer(Net.create("minigam", hidden=6), average=3, averaged=Net.create("minigam", hidden=7))
+
+
+def test_cli_average_is_written_and_resumed_exactly(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon_lab.analysis.train import average_path
+
+    base = ["train", "minigam", "--checkers", "3", "--hidden", "6", "--seed", "4", "--no-progress"]
+    one, two = tmp_path / "one.npz", tmp_path / "two.npz"  # type: ignore[operator]
+    assert main(base + ["--games", "8", "--average", "5", "--out", str(one)]) == 0
+    assert main(base + ["--games", "3", "--average", "5", "--out", str(two)]) == 0
+    assert main(base + ["--games", "5", "--resume", "--out", str(two)]) == 0  # the checkpoint's averaging goes on
+    assert average_path(one).name == "one.avg.npz" and average_path(one).is_file()
+    a, b = load_net(average_path(one)), load_net(average_path(two))
+    assert a.games == b.games == 8 and a.meta["average"] == {"games": 5, "since": 0}
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(load_net(one).w1, load_net(two).w1)
+    assert not np.array_equal(a.w1, load_net(one).w1)
+    assert main(base + ["--games", "1", "--average", "-1", "--out", str(tmp_path / "x.npz")]) == 2  # type: ignore[operator]
+    assert "-1" in capsys.readouterr().err

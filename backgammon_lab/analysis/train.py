@@ -19,6 +19,14 @@ Learning
     special case, and the last difference is against the game's result. Eligibility traces are
     kept per output: ``e <- lambda e + grad F_t``, ``w <- w + alpha sum_j (F_{t+1,j} - F_{t,j}) e_j``.
 
+Weight averaging
+    With ``average=G`` the trainer also keeps an exponential moving average of the weights, with a
+    time constant of ``G`` games (after each game ``a <- a + (w - a) / G``), started from the
+    weights at the game where averaging began. Self-play at a fixed learning rate leaves the
+    weights wandering around the values they tend to; the average is a steadier net (Polyak's
+    averaging). It is written beside each checkpoint (:func:`average_path`) and resumed with it;
+    it never feeds back into the training.
+
 Determinism and checkpoints
     A numpy :class:`~numpy.random.Generator` seeded with ``seed`` draws the first weights; a
     :class:`random.Random` seeded with ``seed`` draws every die. Checkpoints are written between
@@ -27,7 +35,7 @@ Determinism and checkpoints
     continues exactly as the uninterrupted run would.
 
 CLI: ``backgammon-lab train VARIANT --games N [--resume] [--hidden H] [--encoding E] [--alpha A] [--lambda L]
-[--seed S] [--out PATH] [--checkpoint N] [--minutes M]`` (:func:`add_train_arguments`).
+[--seed S] [--out PATH] [--checkpoint N] [--minutes M] [--average G]`` (:func:`add_train_arguments`).
 """
 
 from __future__ import annotations
@@ -62,7 +70,7 @@ from .nets import (
     shipped_path,
 )
 
-__all__ = ["Trainer", "TrainStats", "add_train_arguments", "train_command", "default_out"]
+__all__ = ["Trainer", "TrainStats", "add_train_arguments", "train_command", "default_out", "average_path"]
 
 DEFAULT_ALPHA = 0.1
 DEFAULT_LAMBDA = 0.7
@@ -92,12 +100,20 @@ class Trainer:
     """
 
     def __init__(self, net: Net, *, alpha: float = DEFAULT_ALPHA, lam: float = DEFAULT_LAMBDA, seed: int = 0,
-                 rng_state: Any = None) -> None:
+                 rng_state: Any = None, average: int = 0, averaged: Net | None = None) -> None:
         for name, x, lo, hi in (("alpha", alpha, 0.0, 10.0), ("lambda", lam, 0.0, 1.0)):
             if not isinstance(x, (int, float)) or isinstance(x, bool) or not lo <= x <= hi or (name == "alpha" and x == 0):
                 raise AnalysisError(f"{name} must be a number in ({lo}, {hi}], not {x!r}" if name == "alpha"
                                       else f"{name} must be a number in [{lo}, {hi}], not {x!r}")
+        if isinstance(average, bool) or not isinstance(average, int) or average < 0:
+            raise AnalysisError(f"average is a number of games (0: no averaging), not {average!r}")
+        if averaged is not None and (averaged.variant != net.variant or averaged.w1.shape != net.w1.shape
+                                     or averaged.encoding != net.encoding):
+            raise AnalysisError(f"the averaged net {averaged!r} does not match the trained net {net!r}")
         self.net = net
+        self.average = average
+        #: The moving average of the weights (None until the first game with ``average``).
+        self.averaged: Net | None = averaged if average else None
         self.variant: Variant = net.variant
         self.alpha = float(alpha)
         self.lam = float(lam)
@@ -127,22 +143,47 @@ class Trainer:
 
     def state(self) -> dict[str, Any]:
         """The trainer's state for a checkpoint (JSON-ready)."""
-        return {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "rng": _list_state(self.rng.getstate())}
+        return {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "rng": _list_state(self.rng.getstate()),
+                "average": self.average}
 
     def checkpoint(self, path: str | os.PathLike[str]) -> Path:
-        """Write the net with the trainer's state (atomically)."""
+        """Write the net with the trainer's state (atomically), and the averaged net beside it
+        (:func:`average_path`) when there is one."""
         self.net.meta["trainer"] = self.state()
+        if self.averaged is not None:
+            since = self.averaged.meta.get("average", {}).get("since", self.games)
+            self.averaged.meta = json.loads(json.dumps(self.net.meta))
+            self.averaged.meta["average"] = {"games": self.average, "since": since}
+            self.averaged.save(average_path(path))
         return self.net.save(path)
 
+    def _average_step(self) -> None:
+        """Move the averaged weights one game's way towards the net's (or start them)."""
+        net, avg = self.net, self.averaged
+        if avg is None:
+            self.averaged = avg = net.copy()
+            avg.meta["average"] = {"games": self.average, "since": self.games}
+            return
+        k = 1.0 / self.average
+        for a, w in ((avg.w1, net.w1), (avg.b1, net.b1), (avg.w2, net.w2), (avg.b2, net.b2)):
+            a += k * (w - a)
+
     @classmethod
-    def resume(cls, net: Net, *, alpha: float | None = None, lam: float | None = None) -> Trainer:
-        """A trainer continuing from a checkpointed net (its alpha, lambda and dice state unless given)."""
-        st = net.meta.get("trainer")
+    def resume(cls, net: Net, *, alpha: float | None = None, lam: float | None = None, average: int | None = None,
+               averaged: Net | None = None) -> Trainer:
+        """A trainer continuing from a checkpointed net (its alpha, lambda, averaging and dice state
+        unless given); ``averaged`` is the averaged net written with that checkpoint, if any (one of
+        another game count is ignored, and the averaging starts again)."""
+        st = net.meta.get("trainer") or {}
+        avg = int(st.get("average", 0)) if average is None else average
+        if averaged is not None and averaged.games != net.games:
+            averaged = None
         if not st:
             seed = int(net.meta.get("seed", 0))
-            return cls(net, alpha=alpha or DEFAULT_ALPHA, lam=DEFAULT_LAMBDA if lam is None else lam, seed=seed)
+            return cls(net, alpha=alpha or DEFAULT_ALPHA, lam=DEFAULT_LAMBDA if lam is None else lam, seed=seed,
+                       average=avg, averaged=averaged)
         return cls(net, alpha=st["alpha"] if alpha is None else alpha, lam=st["lambda"] if lam is None else lam,
-                   seed=int(st["seed"]), rng_state=st["rng"])
+                   seed=int(st["seed"]), rng_state=st["rng"], average=avg, averaged=averaged)
 
     # -- TD(lambda) -----------------------------------------------------------------------------
     def _reset(self) -> None:
@@ -303,6 +344,8 @@ class Trainer:
                 if seconds is not None and time.perf_counter() - t0 >= seconds:
                     break
                 final = self.play_game()
+                if self.average:
+                    self._average_step()
                 stats.games += 1
                 stats.plies += self._plies
                 stats.white_wins += final.winner == WHITE
@@ -346,6 +389,12 @@ def _tuple_state(st: Any) -> Any:
 # CLI
 
 
+def average_path(path: str | os.PathLike[str]) -> Path:
+    """Where the averaged net of the checkpoint ``path`` goes: ``NAME.avg.npz`` beside ``NAME.npz``."""
+    p = Path(path)
+    return p.with_name((p.name[:-4] if p.name.endswith(".npz") else p.name) + ".avg.npz")
+
+
 def default_out(variant: Variant) -> Path:
     """Where ``backgammon-lab train`` writes by default: ``<cache>/nets/<variant>.npz``."""
     from .solve import cache_dir
@@ -360,6 +409,16 @@ def _pos_float(text: str) -> float:
         x = float("nan")
     if not (x > 0 and x < float("inf")):
         raise argparse.ArgumentTypeError(f"expected a positive number, not {text[:40]!r}")
+    return x
+
+
+def _games_int(text: str) -> int:
+    try:
+        x = int(text)
+    except ValueError:
+        x = -1
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of games, at least 0, not {text[:40]!r}")
     return x
 
 
@@ -395,6 +454,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint", type=positive_int, default=1000, help="games between checkpoints (default 1000)")
     parser.add_argument("--minutes", type=_pos_float, default=None, help="stop (between games) after this many minutes")
     parser.add_argument("--checkers", type=positive_int, default=None, help="Mini-Gam only: checkers a side")
+    parser.add_argument("--average", type=_games_int, default=None,
+                        help="also keep a moving average of the weights over about this many games, written "
+                             "to NAME.avg.npz beside --out (0: none; default 0, or the checkpoint's)")
     add_progress_argument(parser)
 
 
@@ -406,6 +468,7 @@ def _command_text(args: argparse.Namespace) -> str:
     for flag, val in (("--hidden", args.hidden if fresh else None), ("--encoding", args.encoding),
                       ("--alpha", args.alpha), ("--lambda", args.lam),
                       ("--seed", args.seed if fresh else None), ("--checkers", args.checkers), ("--minutes", args.minutes),
+                      ("--average", args.average),
                       ("--checkpoint", args.checkpoint), ("--out", args.out)):
         if val is not None:
             parts += [flag, str(val)]
@@ -430,14 +493,19 @@ def train_command(args: argparse.Namespace) -> int:
         if args.encoding is not None and args.encoding != net.encoding:
             net = net.with_encoding(args.encoding)
             print(f"grew the net to encoding {args.encoding!r}", file=sys.stderr)
-        trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam)
+        avg_file = average_path(src)
+        averaged = load_net(avg_file) if avg_file.is_file() and src == out else None
+        if averaged is not None and averaged.encoding != net.encoding:
+            averaged = None  # the net grew: its average starts again
+        trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam, average=args.average, averaged=averaged)
         print(f"resuming {src} after {net.games} games", file=sys.stderr)
     else:
         if out.exists():
             raise AnalysisError(f"{str(out)!r} exists: add --resume to continue it, or choose another --out")
         net = Net.create(variant, hidden=args.hidden, seed=args.seed, encoding=args.encoding)
         trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
-                          lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed)
+                          lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed,
+                          average=args.average or 0)
     net.meta.setdefault("commands", []).append(_command_text(args))
     history = net.meta.setdefault("history", [])
     run = {"command": _command_text(args), "from": net.games, "to": net.games, "alpha": trainer.alpha,
