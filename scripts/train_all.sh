@@ -9,7 +9,8 @@
 # to ship it. Mini-Gam chunks: MINIGAM_STEPS ("ALPHA:MINUTES ...", "" skips Mini-Gam); the others: CHUNK_MINUTES (30), or MEXICAN_MINUTES
 # and STANDARD_MINUTES each; MEXICAN_ALPHA and STANDARD_ALPHA set a learning rate (default: the checkpoint's);
 # FIRST=standard starts the turns with standard; ORDER="mexican" trains only Mexican; ENCODING=td24x grows the
-# nets to that encoding (train --encoding). Two drivers at once need their own NET_DIR.
+# nets to that encoding (train --encoding); AVERAGE=G keeps a moving average of the weights (train --average).
+# Two drivers at once need their own NET_DIR.
 set -u
 # run from a copy, so that editing this file does not disturb a running driver
 NET_DIR=${NET_DIR:-artifacts/train}
@@ -37,7 +38,7 @@ chunk() {  # chunk VARIANT MINUTES [extra train options...]; a failed start (the
     echo "$(date -u +%FT%TZ) start $v for $m min ${resume[*]} $*" >> "$LOG_DIR/$v.log"
     t0=$(date +%s)
     nice -n 10 "$PY" -m backgammon_lab train "$v" --games 100000000 --minutes "$m" --checkpoint 500 \
-        --out "$out" --no-progress "${resume[@]}" "$@" >> "$LOG_DIR/$v.log" 2>&1
+        --out "$out" --no-progress "${resume[@]}" ${AVERAGE:+--average "$AVERAGE"} "$@" >> "$LOG_DIR/$v.log" 2>&1
     rc=$?
     echo "$(date -u +%FT%TZ) end $v rc=$rc" >> "$LOG_DIR/$v.log"
     [ "$rc" = 0 ] && return 0
