@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -117,6 +118,34 @@ def seed_int(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"a seed is a whole number of at least 0, not {quote(text)}")
     return n
+
+
+def number_type(low: float, high: float, *, what: str, whole: bool = False, low_open: bool = False,
+                high_open: bool = False) -> Callable[[str], Any]:
+    """An argparse type: a number from ``low`` to ``high`` (either end left out with ``low_open`` /
+    ``high_open``; ``whole`` for whole numbers), refused with "expected WHAT, not 'TEXT'".
+
+    >>> number_type(0, 1, what="a number from 0 to 1")("0.25")
+    0.25
+    """
+    def parse(text: str) -> Any:
+        x: float
+        if whole:
+            try:
+                x = _whole_number(text)
+            except argparse.ArgumentTypeError:
+                x = math.nan
+        else:
+            try:
+                x = float(text)
+            except ValueError:
+                x = math.nan
+        ok = math.isfinite(x) and (low < x if low_open else low <= x) and (x < high if high_open else x <= high)
+        if not ok:
+            raise argparse.ArgumentTypeError(f"expected {what}, not {quote(text)}")
+        return x
+
+    return parse
 
 
 def show_progress(args: argparse.Namespace) -> bool:

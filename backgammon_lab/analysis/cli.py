@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from typing import Any
 
@@ -24,6 +23,7 @@ from ..cli import (
     batch_position,
     load_json_line,
     note,
+    number_type,
     positive_int,
     read_dice,
     read_position,
@@ -202,23 +202,6 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _checkers(text: str) -> int:
-    n = positive_int(text)
-    if n > 8:
-        raise argparse.ArgumentTypeError(f"Mini-Gam has 1 to 8 checkers a side, not {text!r}")
-    return n
-
-
-def _tolerance(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        x = math.nan
-    if not (math.isfinite(x) and 0 < x < 1):
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, like 1e-12, not {text[:40]!r}")
-    return x
-
-
 def _add_rollout_options(parser: argparse.ArgumentParser, games: int, games_help: str) -> None:
     """The options that ``value`` and ``hint`` share, each parser with its own defaults."""
     parser.add_argument("--variant", help="the variant of a Position ID (standard, mexican); for a position "
@@ -272,9 +255,12 @@ def add_subcommands(sub: Any) -> None:
     so = sub.add_parser("solve", help="solve Mini-Gam exactly and cache the table")
     so.add_argument("game", choices=("minigam",), metavar="GAME", help="the game to solve: minigam")
     so.add_argument("--out", help="where to write the table (default: the user's cache directory)")
-    so.add_argument("--checkers", type=_checkers, default=8, help="checkers a side (1-8; default 8)")
+    so.add_argument("--checkers", type=number_type(1, 8, whole=True, what="1 to 8 checkers a side (Mini-Gam)"),
+                    default=8, help="checkers a side (1-8; default 8)")
     so.add_argument("--bar-first", action="store_true", help="the bar_first=True reading of rule G4")
-    so.add_argument("--tol", type=_tolerance, default=1e-12, help="stop when no value changes more (default 1e-12)")
+    so.add_argument("--tol", type=number_type(0, 1, low_open=True, high_open=True, what="a number between 0 and 1, "
+                                              "like 1e-12"),
+                    default=1e-12, help="stop when no value changes more (default 1e-12)")
     so.add_argument("--threads", type=int, default=2, choices=(1, 2), help="threads (default 2)")
     add_progress_argument(so)
     so.add_argument("--quiet", action="store_true", help="no progress bar (the same as --no-progress)")

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import sys
@@ -402,39 +403,12 @@ def default_out(variant: Variant) -> Path:
     return cache_dir() / "nets" / f"{variant.name}.npz"
 
 
-def _pos_float(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        x = float("nan")
-    if not (x > 0 and x < float("inf")):
-        raise argparse.ArgumentTypeError(f"expected a positive number, not {text[:40]!r}")
-    return x
-
-
-def _games_int(text: str) -> int:
-    try:
-        x = int(text)
-    except ValueError:
-        x = -1
-    if x < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number of games, at least 0, not {text[:40]!r}")
-    return x
-
-
-def _unit_float(text: str) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        x = float("nan")
-    if not 0 <= x <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text[:40]!r}")
-    return x
-
-
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments of ``backgammon-lab train``."""
-    from ..cli import add_progress_argument, positive_int, seed_int
+    from ..cli import add_progress_argument, number_type, positive_int, seed_int
+
+    positive = number_type(0, math.inf, what="a positive number", low_open=True, high_open=True)
+    unit = number_type(0, 1, what="a number from 0 to 1")
 
     parser.add_argument("variant", metavar="VARIANT", help="the variant to train a net for (standard, mexican, minigam)")
     parser.add_argument("--games", type=positive_int, required=True, help="self-play games to play in this run")
@@ -445,16 +419,16 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", choices=sorted(ENCODINGS), default=None,
                         help="input encoding of a new net (default: the variant's); with --resume, grow the net "
                              "to an encoding that extends its own (the new inputs start at zero weight)")
-    parser.add_argument("--alpha", type=_pos_float, default=None, help=f"learning rate (default {DEFAULT_ALPHA}, or "
+    parser.add_argument("--alpha", type=positive, default=None, help=f"learning rate (default {DEFAULT_ALPHA}, or "
                                                                        "the checkpoint's)")
-    parser.add_argument("--lambda", dest="lam", type=_unit_float, default=None,
+    parser.add_argument("--lambda", dest="lam", type=unit, default=None,
                         help=f"trace decay (default {DEFAULT_LAMBDA}, or the checkpoint's)")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of a new net and its dice (default 0)")
     parser.add_argument("--out", help="the net file to write (default <cache>/backgammon_lab/nets/VARIANT.npz)")
     parser.add_argument("--checkpoint", type=positive_int, default=1000, help="games between checkpoints (default 1000)")
-    parser.add_argument("--minutes", type=_pos_float, default=None, help="stop (between games) after this many minutes")
+    parser.add_argument("--minutes", type=positive, default=None, help="stop (between games) after this many minutes")
     parser.add_argument("--checkers", type=positive_int, default=None, help="Mini-Gam only: checkers a side")
-    parser.add_argument("--average", type=_games_int, default=None,
+    parser.add_argument("--average", type=number_type(0, 2**62, whole=True, what="a whole number of games, at least 0"), default=None,
                         help="also keep a moving average of the weights over about this many games, written "
                              "to NAME.avg.npz beside --out (0: none; default 0, or the checkpoint's)")
     add_progress_argument(parser)
