@@ -169,19 +169,20 @@ def _rolls_reaching(points: int) -> np.ndarray:
 
 _ROLL_COUNTS = np.array([1 if a == b else 2 for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
 _SHOT_TABLES: dict[int, np.ndarray] = {}
+_POWERS = 2.0 ** np.arange(53)
 
 
 def _shot_table(n: int) -> np.ndarray:
-    """``M[s, t, r]``: a checker on point s (1..n, n + 1 the bar) can reach point t (1..n) with roll
-    r; shape ``(n + 2, n * 21)`` (row 0 unused)."""
+    """Row ``(s - 1) * n + t - 1``: the rolls (of the 21) with which a checker on point s (1..n,
+    n + 1 the bar) reaches point t (1..n); shape ``((n + 1) * n, 21)``."""
     m = _SHOT_TABLES.get(n)
     if m is None:
         reach = _rolls_reaching(n + 1)
-        m = np.zeros((n + 2, n, 21))
+        m = np.zeros((n + 1, n, 21))
         for src in range(1, n + 2):
             for t in range(1, min(src, n + 1)):
-                m[src, t - 1] = reach[src - t]
-        m = _SHOT_TABLES[n] = m.reshape(n + 2, n * 21)
+                m[src - 1, t - 1] = reach[src - t]
+        m = _SHOT_TABLES[n] = m.reshape((n + 1) * n, 21)
     return m
 
 
@@ -189,24 +190,17 @@ def _shots(attack: np.ndarray, attack_bar: np.ndarray, blots: np.ndarray) -> np.
     """The chance that ``attack`` (checkers per point 1..n, in the attacker's numbering, moving down)
     hits at least one of ``blots`` (bool per point, the same numbering) with one roll."""
     k, n = attack.shape
-    occ = np.zeros((k, n + 2))
-    occ[:, 1:n + 1] = attack > 0
-    occ[:, n + 1] = attack_bar > 0
-    reach = (occ @ _shot_table(n)).reshape(k, n, 21)
-    hit = np.matmul(blots[:, None, :].astype(np.float64), reach)[:, 0, :] > 0  # (k, 21)
+    occ = np.empty((k, n + 1), dtype=bool)
+    occ[:, :n] = attack > 0
+    occ[:, n] = attack_bar > 0
+    pairs = (occ[:, :, None] & blots[:, None, :]).reshape(k, (n + 1) * n)  # (source, blot) pairs
+    hit = (pairs.astype(np.float64) @ _shot_table(n)) > 0  # (k, 21): some pair is reached by that roll
     return (hit.astype(np.int64) @ _ROLL_COUNTS) / 36.0  # integers: exact for any batch
-
-
-_BITS: dict[int, np.ndarray] = {}
 
 
 def _runs_upto6(made: np.ndarray) -> np.ndarray:
     """The longest run of true values in each row, counted up to 6."""
-    n = made.shape[1]
-    bits = _BITS.get(n)
-    if bits is None:
-        bits = _BITS[n] = (1 << np.arange(n, dtype=np.int64))
-    x = made.astype(np.int64) @ bits
+    x = (made @ _POWERS[:made.shape[1]]).astype(np.int64)  # a bit mask (exact: fewer than 53 points)
     run = np.zeros(made.shape[0])
     for _ in range(6):
         run += x != 0
