@@ -9,10 +9,11 @@ explanation appears under the exercise and the try is counted; then the learner 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_widgets_browser import ARTIFACTS, WIDGET, JupyterLab, open_notebook, write_notebook
+from test_widgets_browser import WIDGET, JupyterLab, open_notebook, serve, shot
 
 pytestmark = pytest.mark.browser
 
@@ -23,21 +24,8 @@ NOTEBOOK = [
 
 
 @pytest.fixture(scope="module")
-def lab() -> Any:
-    from conftest import chromium_path
-
-    pytest.importorskip("playwright")
-    pytest.importorskip("jupyterlab")
-    if chromium_path() is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    with JupyterLab() as server:
-        write_notebook(server.root / "lesson.ipynb", NOTEBOOK)
-        yield server
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+def lab() -> Iterator[JupyterLab]:
+    yield from serve("lesson.ipynb", NOTEBOOK)
 
 
 def test_an_exercise_solved_by_clicks_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
@@ -69,7 +57,7 @@ def test_an_exercise_solved_by_clicks_in_jupyterlab(lab: JupyterLab, page: Any) 
     expect(board).to_have_attribute("data-selected", "")
     expect(checker(13)).to_have_count(5)
     exercise.scroll_into_view_if_needed()
-    _shot(page, "lessons-01-wrong-try")
+    shot(page, "lessons-01-wrong-try")
 
     # The right play: the 2 first (24/22), then the 5 (13/8).
     checker(24).last.click()
@@ -83,4 +71,4 @@ def test_an_exercise_solved_by_clicks_in_jupyterlab(lab: JupyterLab, page: Any) 
     expect(stars).to_contain_text("2 of 3")
     expect(board).to_have_attribute("data-turn", "black")
     expect(exercise.get_by_role("button", name="Try again")).to_be_enabled()
-    _shot(page, "lessons-02-solved")
+    shot(page, "lessons-02-solved")

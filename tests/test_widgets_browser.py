@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,26 @@ class JupyterLab:
         self._tmp.cleanup()
 
 
+def serve(name: str, cells: list[str]) -> Iterator[JupyterLab]:
+    """A JupyterLab serving one notebook ``name`` of ``cells`` (for a module fixture: ``yield from``);
+    skips when Playwright, JupyterLab or Chromium is missing."""
+    from conftest import chromium_path
+
+    pytest.importorskip("playwright")
+    pytest.importorskip("jupyterlab")
+    if chromium_path() is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    with JupyterLab() as server:
+        write_notebook(server.root / name, cells)
+        yield server
+
+
+def shot(page: Any, name: str) -> None:
+    """A full-page screenshot to ``artifacts/browser/NAME.png``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
 def open_notebook(page: Any, lab: JupyterLab, name: str, widgets: int, timeout: float = 60_000) -> None:
     """Open ``name``, wait for an idle kernel, run all cells, wait for ``widgets`` board widgets."""
     from playwright.sync_api import expect
@@ -138,21 +159,8 @@ NOTEBOOK = [
 
 
 @pytest.fixture(scope="module")
-def lab() -> Any:
-    from conftest import chromium_path
-
-    pytest.importorskip("playwright")
-    pytest.importorskip("jupyterlab")
-    if chromium_path() is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium)")
-    with JupyterLab() as server:
-        write_notebook(server.root / "widgets.ipynb", NOTEBOOK)
-        yield server
-
-
-def _shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+def lab() -> Iterator[JupyterLab]:
+    yield from serve("widgets.ipynb", NOTEBOOK)
 
 
 def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
@@ -173,7 +181,7 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
 
     expect(board).to_have_attribute("data-phase", "opening")
     expect(checker_count(board, "white", 13)).to_have_count(5)
-    _shot(page, "01-opening")
+    shot(page, "01-opening")
 
     # The opening roll, set by hand: White 2, Black 1. White keeps the Mexican.
     game_out.get_by_placeholder("dice by hand, e.g. 3-1").fill("2-1")
@@ -193,7 +201,7 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     expect(board).to_have_attribute("data-targets", "5")
     expect(board.locator(".selected")).to_have_count(1)
     expect(board.locator("circle.target")).to_have_count(1)
-    _shot(page, "02-selected")
+    shot(page, "02-selected")
     click_point(board, 5)
     expect(checker_count(board, "white", 5)).to_have_count(1)
     expect(checker_count(board, "white", 6)).to_have_count(4)
@@ -212,7 +220,7 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     click_point(board, 11)
     expect(board).to_have_attribute("data-phase", "name")
     expect(game_out.locator("[data-role=rules]")).to_contain_text("A Mexican! White names any doubles to play.")
-    _shot(page, "03-name-doubles")
+    shot(page, "03-name-doubles")
     game_out.get_by_role("button", name="3-3: in full").click()
     expect(board).to_have_attribute("data-phase", "play")
     expect(board.locator('[data-die][data-value="3"]')).to_have_count(4)
@@ -238,7 +246,7 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     # A click while a roll is due changes nothing and says so.
     board.locator('circle.checker[data-point="6"]').last.click()
     expect(message).to_contain_text("White rolls first.")
-    _shot(page, "04-roll-again")
+    shot(page, "04-roll-again")
 
     # Undo takes back the last step.
     game_out.get_by_role("button", name="Undo").click()
@@ -275,7 +283,7 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     expect(ed_board).to_have_attribute("data-turn", "black")
     ed_out.get_by_role("button", name="Export").click()
     expect(ed_out.locator("textarea")).to_have_value("mexican/b/6x3,offx12/bar,6x5,offx9")
-    _shot(page, "05-editor")
+    shot(page, "05-editor")
 
 
 # -- issue 13 -------------------------------------------------------------------------------------
@@ -317,7 +325,7 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     assert abs(float(label.get_attribute("x") or 0) - float(checker.get_attribute("cx") or 0)) < 0.5
     target = board.locator('text.num[data-at="18"][data-mover="1"]')  # Black's 7 is White's 18
     expect(target).to_have_text("7")
-    _shot(page, "06-numbering-black")
+    shot(page, "06-numbering-black")
 
     # 2. A long message wraps under the board: the board's width and the panel's place stay.
     status = game_out.locator("[data-role=status]")
@@ -332,7 +340,7 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     assert abs(after_panel["x"] - before_panel["x"]) < 1 and abs(after_panel["y"] - before_panel["y"]) < 1
     msg_box = _box(message)
     assert msg_box["width"] <= after_board["width"] + 1 and msg_box["height"] > 20
-    _shot(page, "07-long-message")
+    shot(page, "07-long-message")
     ed_out.scroll_into_view_if_needed()
     ed_controls = ed_out.locator("[data-role=counts]")
     e_board, e_panel = _box(ed_board), _box(ed_controls)
@@ -340,7 +348,7 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     expect(ed_board.locator("[data-role=message]")).to_contain_text("too many checkers")
     assert abs(_box(ed_board)["width"] - e_board["width"]) < 1
     assert abs(_box(ed_controls)["x"] - e_panel["x"]) < 1
-    _shot(page, "08-editor-refusal")
+    shot(page, "08-editor-refusal")
 
     # 7. Drag Black's back checker (White's 1) to its 18 (White's 7): the 6 is played.
     game_out.scroll_into_view_if_needed()
@@ -353,13 +361,13 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     page.mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] * 0.3, steps=12)
     expect(board).to_have_attribute("data-selected", "24")  # picked up: its destinations shown
     expect(board.locator(".bgl-ghost")).to_have_count(1)
-    _shot(page, "09-dragging")
+    shot(page, "09-dragging")
     page.mouse.up()
     expect(board.locator('circle.checker[data-color="black"][data-point="7"]')).to_have_count(1)
     expect(board.locator('circle.checker[data-color="black"][data-point="1"]')).to_have_count(1)
     expect(board.locator("text.played-label, line.played")).not_to_have_count(0)  # the step's arrow
     expect(board.locator(".bgl-ghost")).to_have_count(0)
-    _shot(page, "10-dragged")
+    shot(page, "10-dragged")
 
     # Keys: u undoes the step; n shows a legal step and Enter plays it.
     cells = page.locator(".jp-Notebook .jp-Cell").count()
@@ -369,7 +377,7 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     board.press("n")
     expect(board).not_to_have_attribute("data-selected", "")
     expect(board.locator("line.arrow")).to_have_count(1)
-    _shot(page, "11-next-step-key")
+    shot(page, "11-next-step-key")
     board.press("Enter")
     expect(board).to_have_attribute("data-dice-left", re.compile(r"^[16]$"))
 
@@ -382,7 +390,7 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     expect(forced_board.locator("[data-role=message]")).to_have_text(
         "Forced: White plays bar/21 bar/24 (the only legal play).")
     expect(forced_out.locator("[data-role=record]")).to_contain_text("1. White 4-1: bar/21 bar/24")
-    _shot(page, "12-forced-play")
+    shot(page, "12-forced-play")
 
     # 8. The tutor judges a play as it is made: a bad Mini-Gam play, exactly, with both plays drawn.
     tutor_out.scroll_into_view_if_needed()
@@ -395,4 +403,4 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     expect(verdict).to_have_attribute("data-mark", "very bad")
     expect(verdict).to_contain_text("bar/3*/1 loses 11.3% against the best play bar/3* 5/3.")
     expect(tutor_out.locator("[data-role=tutor] ~ svg line.arrow")).to_have_count(4)  # two steps each
-    _shot(page, "13-tutor-verdict")
+    shot(page, "13-tutor-verdict")
