@@ -332,6 +332,7 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     before_board, before_panel = _box(board), _box(status)
     board.locator('circle.checker[data-point="12"]').last.click()  # clear the selection
     board.locator('circle.checker[data-point="12"]').last.click()
+    expect(message).to_have_text("Point 13 selected: it can go to 7.")  # the board is drawn again
     board.locator('rect.point[data-point="16"]').click(force=True)  # 4 pips: no such die, explained
     expect(message).not_to_have_text("")
     page.wait_for_timeout(100)
