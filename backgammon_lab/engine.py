@@ -597,7 +597,7 @@ def advance(state: TurnState, action: Action) -> tuple[TurnState, Events]:
         if action.keep:
             return _start_play(state, state.roll, False, (DiceKept(state.player, state.roll),))
         new = _state(state.position, Phase.ROLL, reroll=True, opening=state.opening,
-                        last_play=state.last_play)
+                     last_play=state.last_play)
         return new, (DiceRerolled(state.player),)
     if isinstance(action, NameDoubles):
         _need(state, Phase.NAME, action)
@@ -632,7 +632,7 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
     plays = legal_plays(pos, roll)
     if plays.length:
         return _state(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
-                         last_play=state.last_play, named_from=state.roll if named else None), events
+                      last_play=state.last_play, named_from=state.roll if named else None), events
     v = pos.variant
     on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
     if v.low_die_first and not roll.is_double:
@@ -676,8 +676,8 @@ def _step(state: TurnState, step: Any) -> tuple[TurnState, Events]:
     ev = StepPlayed(state.player, s, state.variant.points)
     if continuations(plays, steps):
         return _state(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
-                         plays=plays, opening=state.opening, last_play=state.last_play,
-                         named_from=state.named_from), (ev,)
+                      plays=plays, opening=state.opening, last_play=state.last_play,
+                      named_from=state.named_from), (ev,)
     match = next(p for p in plays if p.position == pos)
     new, events = _play(state, Play(steps, match.position))
     return new, (ev,) + events
@@ -695,7 +695,7 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
         pts = pos.game_value()
         ev.append(GameOver(who, pts))
         return _state(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
-                         last_play=play), tuple(ev)
+                      last_play=play), tuple(ev)
     used = len(play.steps)
     nxt = v.after_play(roll.dice, state.named, used)
     if nxt == "name":
