@@ -27,14 +27,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..engine import KEEP, REROLL, NameDoubles, TurnState
+from ..engine import KEEP, REROLL, NameDoubles
 from ..errors import AnalysisError, TableMissingError
-from ..game import Game
 from ..position import Play
 from ..variants import Variant
 from .bots import Bot, GameLike
 from .hints import Evaluator, hint
 from .nets import Net, candidate_values, keep_or_reroll_values, name_values, play_board, shipped_net
+from .rollout import turn_state
 
 __all__ = ["NetBot"]
 
@@ -112,7 +112,7 @@ class NetBot(Bot):
         if game.dice is None:
             raise AnalysisError("no opening dice to keep: the game is not in phase 'choice'")
         if self.ply:
-            ev, state = self._evaluator(net), _state(game)
+            ev, state = self._evaluator(net), turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
             keep, fresh = (ev.after_value(state, a, self.ply) for a in (KEEP, REROLL))
         else:
             keep, fresh = keep_or_reroll_values(net, game.position, game.dice.dice, lookahead=self.lookahead)
@@ -122,7 +122,7 @@ class NetBot(Bot):
         """The doubles 1..6 whose best play the net rates highest (the lowest on ties)."""
         net = self.net_for(game.variant)
         if self.ply:
-            ev, state = self._evaluator(net), _state(game)
+            ev, state = self._evaluator(net), turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
             rows = np.stack([ev.after_value(state, NameDoubles(k), self.ply) for k in range(1, 7)])
         else:
             rows = name_values(net, game.position, lookahead=self.lookahead)
@@ -136,10 +136,3 @@ class NetBot(Bot):
         extra = ("" if self.lookahead else ", lookahead=False") + (f", ply={self.ply}" if self.ply else "")
         return f"NetBot({self.net!r}{extra})"
 
-
-def _state(game: GameLike) -> TurnState:
-    """The engine state of a decision: a :class:`~backgammon_lab.game.Game`'s, or the state itself."""
-    state = game.state if isinstance(game, Game) else game
-    if not isinstance(state, TurnState):
-        raise AnalysisError(f"a look-ahead decision needs a Game or a TurnState, not {game!r:.200}")
-    return state

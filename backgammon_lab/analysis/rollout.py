@@ -47,10 +47,10 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import MakePlay, OpeningRoll, Phase, RollDice, TurnState, advance, position_state, start_state
+from ..engine import OpeningRoll, Phase, RollDice, TurnState, advance, as_action, position_state, start_state
 from ..errors import AnalysisError, GameError
 from ..game import Game
-from ..position import Play, Player, Position, Roll, other
+from ..position import Player, Position, Roll, other
 from ..variants import find_variant
 from .bots import Bot, HeuristicBot
 from .table import Table, fmt_prob
@@ -132,8 +132,7 @@ def sample_positions(variant: Any, n: int, bot: Bot | None = None, *, seed: int 
                 s = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
             elif bot is None or (explore and rng.random() < explore):
                 acts = s.legal_actions()
-                a = acts[rng.randrange(len(acts))]
-                s = advance(s, MakePlay(a) if isinstance(a, Play) else a)[0]
+                s = advance(s, as_action(s, acts[rng.randrange(len(acts))]))[0]
             else:
                 s = advance(s, bot.choose(s))[0]
     return out
