@@ -152,9 +152,9 @@ def _thermometer(c: int) -> np.ndarray:
 
 
 def _rolls_reaching(points: int) -> np.ndarray:
-    """Row d (1..points): the chance of a roll that can move one checker exactly d pips (a die, the
-    sum of two, or two to four of a doubles), as weights over the 21 distinct rolls (shape
-    ``(points + 1, 21)``; row 0 is zero)."""
+    """Row d (1..points), column r: 1 when the r-th of the 21 distinct rolls can move one checker
+    exactly d pips (a die, the sum of two, or two to four of a doubles), else 0; shape
+    ``(points + 1, 21)``, row 0 zero."""
     out = np.zeros((points + 1, 21))
     k = 0
     for a in range(1, 7):

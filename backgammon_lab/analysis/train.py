@@ -174,10 +174,12 @@ class Trainer:
                averaged: Net | None = None) -> Trainer:
         """A trainer continuing from a checkpointed net (its alpha, lambda, averaging and dice state
         unless given); ``averaged`` is the averaged net written with that checkpoint, if any (one of
-        another game count is ignored, and the averaging starts again)."""
+        another game count or shape, e.g. from before the net grew, is ignored, and the averaging
+        starts again)."""
         st = net.meta.get("trainer") or {}
         avg = int(st.get("average", 0)) if average is None else average
-        if averaged is not None and averaged.games != net.games:
+        if averaged is not None and (averaged.games != net.games or averaged.encoding != net.encoding
+                                     or averaged.w1.shape != net.w1.shape):
             averaged = None
         if not st:
             seed = int(net.meta.get("seed", 0))
@@ -469,8 +471,6 @@ def train_command(args: argparse.Namespace) -> int:
             print(f"grew the net to encoding {args.encoding!r}", file=sys.stderr)
         avg_file = average_path(src)
         averaged = load_net(avg_file) if avg_file.is_file() and src == out else None
-        if averaged is not None and averaged.encoding != net.encoding:
-            averaged = None  # the net grew: its average starts again
         trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam, average=args.average, averaged=averaged)
         print(f"resuming {src} after {net.games} games", file=sys.stderr)
     else:
