@@ -58,9 +58,7 @@ order=(mexican standard)
 [ -n "${ORDER:-}" ] && read -r -a order <<< "$ORDER"
 while true; do
   for v in "${order[@]}"; do
-    if [ "$v" = mexican ]; then chunk mexican "${MEXICAN_MINUTES:-$CHUNK_MINUTES}" ${MEXICAN_ALPHA:+--alpha "$MEXICAN_ALPHA"} \
-        ${ENCODING:+--encoding "$ENCODING"}
-    else chunk standard "${STANDARD_MINUTES:-$CHUNK_MINUTES}" ${STANDARD_ALPHA:+--alpha "$STANDARD_ALPHA"} \
-        ${ENCODING:+--encoding "$ENCODING"}; fi
+    minutes=${v^^}_MINUTES alpha=${v^^}_ALPHA  # MEXICAN_MINUTES, STANDARD_ALPHA, ...
+    chunk "$v" "${!minutes:-$CHUNK_MINUTES}" ${!alpha:+--alpha "${!alpha}"} ${ENCODING:+--encoding "$ENCODING"}
   done
 done
