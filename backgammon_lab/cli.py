@@ -1,7 +1,8 @@
 """The ``backgammon-lab`` command line (also ``python -m backgammon_lab``); see ``docs/cli.md``.
 
 Subcommands: ``plays``, ``show``, ``render`` (pictures), and the analysis commands ``value``,
-``hint`` and ``solve`` when :mod:`backgammon_lab.analysis` provides them.
+``hint``, ``analyse``, ``solve`` and ``train`` when :mod:`backgammon_lab.analysis` provides them;
+the top-level ``--help`` lists every command added.
 
 Every error is one line on stderr, ``backgammon-lab: error: ...``, naming the input; never a
 traceback. Exit status: 0 done, 2 bad usage or bad input (the argument parser's convention), 1 a
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from .errors import BackgammonError, DiceError, NotationError, VariantError
+from .errors import BackgammonError, DiceError, NotationError, OutputError, VariantError, plain_message
 from .notation import parse_position
 from .position import Position, Roll
 from .rules import legal_boards
@@ -34,7 +35,7 @@ from .variants import find_variant
 __all__ = [
     "main", "build_parser", "plays_json", "read_position", "read_dice", "batch_position", "run_batch",
     "load_json_line", "positive_int", "seed_int", "describe_error", "show_progress", "add_progress_argument",
-    "note", "quote", "version",
+    "note", "quote", "version", "check_output_path",
 ]
 
 PROG = "backgammon-lab"
@@ -69,14 +70,16 @@ def describe_error(exc: BaseException) -> tuple[int, str]:
     2 for bad input (the project's errors, other ``ValueError``\\ s, input nested too deeply),
     1 for failures (files that cannot be read or written, internal errors).
     """
+    if isinstance(exc, OutputError):
+        return 1, _one_line(str(exc))
     if isinstance(exc, BackgammonError):
-        return 2, _one_line(str(exc))
+        return 2, _one_line(plain_message(exc))
     if isinstance(exc, UnicodeDecodeError):
         return 2, f"the input is not UTF-8 text ({exc.reason} at byte {exc.start})"
     if isinstance(exc, RecursionError):
         return 2, "the input is nested too deeply to read"
     if isinstance(exc, (ValueError, OverflowError)):
-        return 2, _one_line(str(exc) or type(exc).__name__)
+        return 2, _one_line(plain_message(exc) or type(exc).__name__)
     if isinstance(exc, OSError):
         what = exc.strerror or str(exc) or type(exc).__name__
         if exc.filename is not None:
@@ -97,11 +100,24 @@ def note(message: str) -> None:
 
 
 # -- argument types ----------------------------------------------------------------------------
+#: The largest count or seed the command line takes (2**63 - 1, the largest a seed can be).
+LARGEST = 2**63 - 1
+
+
 def _whole_number(text: str) -> int:
+    """A whole number written with the ASCII digits ('²' is refused); one above :data:`LARGEST` is
+    refused as too large, and one far below zero is read as ``-LARGEST - 1`` (for the callers'
+    "at least" messages), so no number of thousands of digits is ever converted."""
     t = text.strip()
-    if not re.fullmatch(r"[+-]?[0-9]{1,18}", t):  # ASCII digits only: '²' and 400-digit numbers are refused
+    m = re.fullmatch(r"([+-]?)0*([0-9]+)", t)
+    if m is None:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {quote(text)}")
-    return int(t)
+    digits = m.group(2)
+    if len(digits) > 19 or int(digits) > LARGEST:
+        if m.group(1) == "-":
+            return -LARGEST - 1
+        raise argparse.ArgumentTypeError(f"{quote(text)} is too large: at most {LARGEST:,}")
+    return -int(digits) if m.group(1) == "-" else int(digits)
 
 
 def positive_int(text: str) -> int:
@@ -163,6 +179,33 @@ def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--progress``/``--no-progress`` (default: on when stderr is a terminal)."""
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bars on stderr (default: on when stderr is a terminal)")
+
+
+# -- output files ------------------------------------------------------------------------------
+def check_output_path(text: str, option: str, example: str, *, make_folders: bool = False) -> Path:
+    """The file an option names for writing, checked before any work is done: refused with
+    :class:`~backgammon_lab.errors.BackgammonError` when empty, with
+    :class:`~backgammon_lab.errors.OutputError` (exit status 1) when it is a folder, when its folder
+    does not exist (unless ``make_folders``: then the nearest existing one must be a folder) or
+    cannot be written. Messages quote ``option`` and the path as the user wrote it; ``example`` is
+    a file name to suggest (``board.svg``). Nothing is created."""
+    if not text.strip():
+        raise BackgammonError(f"{option} {quote(text)}: give a file name, like {quote(example)}")
+    p = Path(text)
+    if p.is_dir():
+        raise OutputError(f"{option} {quote(text)} is a folder: give a file name, like {quote(str(p / example))}")
+    if p.exists() and not p.is_file():
+        raise OutputError(f"{option} {quote(text)} is not a regular file")
+    folder = p.parent
+    while not folder.exists() and make_folders and folder != folder.parent:
+        folder = folder.parent
+    if not folder.exists():
+        raise OutputError(f"{option} {quote(text)}: there is no folder {quote(str(p.parent))}")
+    if not folder.is_dir():
+        raise OutputError(f"{option} {quote(text)}: {quote(str(folder))} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise OutputError(f"{option} {quote(text)}: permission denied")
+    return p
 
 
 # -- reading inputs ----------------------------------------------------------------------------
@@ -261,14 +304,21 @@ def read_dice(value: Any, what: str = "--dice") -> Roll:
 
 def load_json_line(line: str) -> Any:
     """One JSON value from a ``--batch`` line; the project's error for anything else."""
+    line = line.rstrip("\r\n")  # the line's end is not part of it: an error there is at its last column
     try:
         return json.loads(line)
     except json.JSONDecodeError as e:
-        raise NotationError(f"not JSON ({e.msg} at column {e.colno}): {quote(line.strip())}") from None
+        what = e.msg.removesuffix(" at")  # "Unterminated string starting at", "Invalid control character at"
+        where = f"column {e.colno}"
+        if what.startswith("Unterminated string"):
+            where += ", and the line ends before it is closed"
+        elif e.pos >= len(line.rstrip()):
+            where += ", the end of the line"
+        raise NotationError(f"not JSON ({what} at {where}): {quote(line.strip())}") from None
     except RecursionError:
         raise NotationError("JSON nested too deeply to read") from None
     except ValueError as e:  # e.g. an integer of thousands of digits
-        raise NotationError(f"cannot read the JSON: {_one_line(str(e), 200)}") from None
+        raise NotationError(f"cannot read the JSON: {_one_line(plain_message(e), 200)}") from None
 
 
 def batch_position(item: Any, variant: str | None = None) -> Position:
@@ -290,6 +340,7 @@ def batch_position(item: Any, variant: str | None = None) -> Position:
             try:
                 v = find_variant(rest["variant"], **opts)
                 pos = Position(v, rest["points"], rest["bar"], rest["off"], rest["turn"])
+                pos.check_reachable(f"in {quote(item)}")
             except KeyError as e:
                 raise NotationError(f"the JSON form needs {e.args[0]!r}: {quote(item)}") from None
             except (TypeError, ValueError) as e:
@@ -418,7 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description="Backgammon variants: rules, pictures, analysis. See docs/cli.md.")
     p.add_argument("--version", action="version", version=f"{PROG} {version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                           help="plays, show, render, value, hint or solve ('COMMAND --help' for each)")
+                           help="the command (every one is listed here once they are all added)")
 
     pl = sub.add_parser("plays", help="distinct positions after playing one roll, as a JSON array")
     pl.add_argument("position", nargs="?", metavar="POSITION", help=POSITION_HELP + "; none with --batch")
@@ -448,6 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
         acli = None  # type: ignore[assignment]
     if acli is not None:
         acli.add_subcommands(sub)
+    names = list(sub.choices)  # every command, whichever modules added them
+    sub.help = f"{', '.join(names[:-1])} or {names[-1]} ('COMMAND --help' for each)"
     return p
 
 

@@ -8,9 +8,10 @@ with status 1. Neither prints a traceback.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
-from .errors import BackgammonError
+from .errors import BackgammonError, OutputError
 from .svg import THEMES, board
 from .svg._options import MAX_SIZE, quote
 
@@ -76,6 +77,34 @@ def _int_list(text: str | None, what: str) -> tuple[int, ...]:
         raise BackgammonError(f"{what}: expected numbers like '7,5,0', not {quote(text)}") from None
 
 
+#: The keywords of :func:`backgammon_lab.svg.board` that messages may start with, and their options.
+_OPTIONS = {"dice_left": "--dice-left", "named_double": "--named-double", "id_prefix": "--id-prefix",
+            "targets": "--targets", "highlight": "--highlight", "selected": "--selected", "arrows": "--arrows",
+            "lastmove": "--lastmove", "size": "--size", "theme": "--theme", "orientation": "--orientation"}
+
+
+def _option_words(message: str, args: argparse.Namespace) -> str:
+    """A message of :func:`~backgammon_lab.svg.board` in the command line's words: the option, not
+    the keyword (``--dice-left '9'``, not ``dice_left=(9,)``)."""
+    if message.startswith("dice_left=["):  # "dice_left=[4] is not part of the roll 6-5"
+        return re.sub(r"^dice_left=\[[^\]]*\]", lambda _: f"--dice-left {quote(args.dice_left)}", message)
+    for keyword, option in _OPTIONS.items():
+        if message.startswith((keyword + ":", keyword + " ")):
+            return option + message[len(keyword):]
+    return message
+
+
+def _check_dice_options(args: argparse.Namespace) -> None:
+    """--dice-left and --named-double describe the roll of --dice: refused without it."""
+    if args.dice is None:
+        if args.dice_left is not None:
+            raise BackgammonError(f"--dice-left {quote(args.dice_left)} needs --dice: the dice left are part of "
+                                  "a roll (like --dice 6-5 --dice-left 5)")
+        if args.named_double is not None:
+            raise BackgammonError(f"--named-double {quote(args.named_double)} needs --dice: the roll the doubles "
+                                  "were named after (like --dice 1-2 --named-double 4)")
+
+
 def _fail(message: str, status: int) -> int:
     print(f"backgammon-lab render: error: {message}", file=sys.stderr)
     return status
@@ -84,9 +113,13 @@ def _fail(message: str, status: int) -> int:
 def render_command(args: argparse.Namespace) -> int:
     """Run ``backgammon-lab render`` with parsed ``args``; returns the exit status (0, 2 for bad
     input, 1 when the file cannot be written)."""
+    from .cli import check_output_path
     from .notation import parse_position
 
     try:
+        if args.output != "-":  # checked first: an empty name or a folder is refused before any drawing
+            check_output_path(args.output, "-o", "board.svg")
+        _check_dice_options(args)
         pos = parse_position(args.position, args.variant)
         names = {k: v for k, v in (("white", args.white_name), ("black", args.black_name)) if v}
         pic = board(
@@ -94,7 +127,8 @@ def render_command(args: argparse.Namespace) -> int:
             theme=args.theme,
             dice=args.dice, dice_left=(_int_list(args.dice_left, "--dice-left")
                                        if args.dice_left is not None else None),
-            named_double=_optional(args.named_double, "--named-double"), reroll_due=args.reroll,
+            named_double=(None if args.named_double is None else _whole(args.named_double, "--named-double", 1, 6)),
+            reroll_due=args.reroll,
             selected=_optional(args.selected, "--selected"), targets=_int_list(args.targets, "--targets"),
             highlight=_int_list(args.highlight, "--highlight"),
             arrows=(args.arrows,) if args.arrows else (),
@@ -102,8 +136,10 @@ def render_command(args: argparse.Namespace) -> int:
             show_pips=not args.no_pips, names=names or None, caption=args.caption,
             id_prefix=args.id_prefix, numbers=not args.no_numbers,
         )
+    except OutputError as e:
+        return _fail(str(e), 1)
     except (BackgammonError, ValueError) as e:
-        return _fail(str(e), 2)
+        return _fail(_option_words(str(e), args), 2)
     if args.output == "-":
         sys.stdout.write(str(pic) + "\n")
         return 0

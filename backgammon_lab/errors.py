@@ -7,6 +7,7 @@ about the detail. Messages quote the offending input.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = [
@@ -19,6 +20,8 @@ __all__ = [
     "IllegalMoveError",
     "AmbiguousMoveError",
     "GameError",
+    "OutputError",
+    "plain_message",
 ]
 
 
@@ -75,6 +78,35 @@ class AnalysisError(BackgammonError):
 class TableMissingError(AnalysisError):
     """A solved table or trained net that is needed is not on this machine; the message says how
     to make it (``backgammon-lab solve minigam``)."""
+
+
+class OutputError(BackgammonError):
+    """A file that cannot be written where the user asked: a folder given for a file, a folder that
+    does not exist, no permission. The command line exits with status 1 for it (a failure, not bad
+    input: the same path may work on another machine)."""
+
+
+_DIGITS = re.compile(r"\((\d+) digits\) for integer string conversion(?:: value has (\d+) digits)?")
+
+
+def plain_message(exc: BaseException) -> str:
+    """The message of an exception in the user's words: Python's advice about
+    ``sys.set_int_max_str_digits()`` for a number too long to read becomes "a number of N digits,
+    longer than the 4300 read"; other messages are unchanged.
+
+    >>> try:
+    ...     int("1" * 5000)
+    ... except ValueError as e:
+    ...     print(plain_message(e))
+    a number of 5000 digits, too long to read (at most 4300)
+    """
+    text = str(exc)
+    m = _DIGITS.search(text)
+    if m is None:
+        return text
+    if m.group(2):  # reading text
+        return f"a number of {m.group(2)} digits, too long to read (at most {m.group(1)})"
+    return f"a number of more than {m.group(1)} digits, too long to write out"
 
 
 def show(value: Any, limit: int = 200) -> str:

@@ -57,7 +57,7 @@ from .engine import (
     position_state,
     start_state,
 )
-from .errors import BackgammonError, GameError, NotationError
+from .errors import BackgammonError, GameError, NotationError, plain_message
 from .position import Play, Player, Position, Roll, Step
 from .rules import PlayList
 from .variants import Variant, find_variant
@@ -69,6 +69,8 @@ GameState = TurnState
 
 #: A record of a game may not hold more actions than this (a real game has a few hundred).
 MAX_RECORD_ACTIONS = 100_000
+#: The version of the game record that :meth:`Game.record` writes and :meth:`Game.from_record` reads.
+RECORD_VERSION = 1
 
 
 def roll_probability(roll: Roll) -> float:
@@ -413,7 +415,7 @@ class Game:
                     pending = []
                 continue
             actions.append(a)
-        rec: dict[str, Any] = {"format": "backgammon_lab game record", "version": 1,
+        rec: dict[str, Any] = {"format": "backgammon_lab game record", "version": RECORD_VERSION,
                                "variant": self.variant.name}
         if self.variant.option_values != self.variant.options:
             rec["options"] = self.variant.option_values
@@ -442,8 +444,14 @@ class Game:
                 raise NotationError(f"malformed game record {src!r:.200}: {e}") from None
             except RecursionError:
                 raise NotationError(f"game record {src!r:.200} is nested too deeply") from None
+            except ValueError as e:  # a number too long to read
+                raise NotationError(f"malformed game record {src!r:.200}: {plain_message(e)}") from None
         if not isinstance(record, dict) or "variant" not in record or "actions" not in record:
             raise NotationError(f"a game record is an object with 'variant' and 'actions': {src!r:.200}")
+        version = record.get("version", RECORD_VERSION)
+        if type(version) is not int or version != RECORD_VERSION:
+            raise NotationError(f"this game record says \"version\": {version!r:.40}; this version of backgammon_lab "
+                                f"reads version {RECORD_VERSION} (a newer program may have written it)")
         options = record.get("options", {})
         if not isinstance(options, dict):
             raise NotationError(f"a game record's 'options' is an object, not {options!r:.200}")
@@ -484,6 +492,9 @@ class Game:
             raise NotationError(f"unknown action {a!r:.200}")
         k = keys[0]
         value = a[k]
+        st = self.state
+        if k in ("play", "step") and "player" in a and st.phase is Phase.PLAY and a["player"] != st.player:
+            raise GameError(f"the record says {a['player']!r:.40} plays, but it is {st.player}'s turn to play")
         if k in ("opening", "roll"):
             if not isinstance(value, list) or len(value) != 2:
                 raise NotationError(f"{k!r} takes two dice like [5, 3], not {value!r:.200}")

@@ -9,6 +9,7 @@ White, negative for Black.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import neg as _neg
@@ -149,11 +150,24 @@ class Position:
 
     @classmethod
     def _from_parts(cls, parts: tuple[Any, Any, Any, Any, Any], where: str) -> Position:
-        """Build from the parts a text reader returned; a refusal names the text (``where``)."""
+        """Build from the parts a text reader returned; a refusal names the text (``where``).
+
+        A position written by a user where both players have borne off every checker is refused:
+        no game reaches it (the analysis may still build it directly, as one state of many)."""
         try:
-            return cls(*parts)
+            pos = cls(*parts)
         except PositionError as e:
             raise PositionError(f"{e} ({where})") from None
+        pos.check_reachable(where)
+        return pos
+
+    def check_reachable(self, where: str = "") -> None:
+        """Raise :class:`PositionError` if both players have borne off every checker (a game ends
+        when the first one does); ``where`` names the input in the message."""
+        n = self.variant.checkers
+        if self.off == (n, n):
+            raise PositionError(f"both players have borne off all {n} checkers: the game ends when the first "
+                                f"one does, so only one of them can have{f' ({where})' if where else ''}")
 
     @classmethod
     def from_json(cls, data: str | bytes | dict[str, Any]) -> Position:
@@ -353,6 +367,10 @@ _GENERATOR: Callable[[Position, Any], PlayList] | None = None
 #: No count of checkers comes near this; larger numbers are refused before anything prints them.
 _BIG = 10**6
 
+#: Dice as text: two numbers and one separator ('6-5', '6,5', '6 5', '6 - 5'), or two digits ('65').
+_DICE_TEXT = re.compile(r"(\w{1,3})(?:\s*[-,]\s*|\s+)(\w{1,3})")
+_DICE_PAIR = re.compile(r"(\w)(\w)")
+
 
 def _int_tuple(value: Any, name: str) -> tuple[int, ...]:
     if isinstance(value, (str, bytes, dict)) or not hasattr(value, "__iter__"):
@@ -427,12 +445,12 @@ class Roll:
             return value
         if isinstance(value, str):
             text = value.strip()
-            parts = [p for p in text.replace("-", " ").replace(",", " ").split() if p]
-            if len(parts) == 1 and len(parts[0]) == 2:
-                parts = list(parts[0])
-            if len(parts) != 2 or not all(p.isdecimal() and len(p) <= 3 for p in parts):
+            # two numbers with one separator between them ('6-5', '6,5', '6 5', '6 - 5') or two
+            # digits side by side ('65'); a sign or a second separator ('-66', '66-', '6--5') is refused
+            m = _DICE_TEXT.fullmatch(text) or _DICE_PAIR.fullmatch(text)
+            if m is None or not all(p.isdecimal() for p in m.groups()):
                 raise DiceError(f"cannot read dice from {show(value)}; write them like '6-5'")
-            a, b = int(parts[0]), int(parts[1])
+            a, b = int(m.group(1)), int(m.group(2))
             if not (1 <= a <= 6 and 1 <= b <= 6):
                 raise DiceError(f"cannot read dice from {show(value)}: a die shows 1 to 6, not {a}-{b}")
             return cls(a, b)

@@ -32,7 +32,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import NotationError, PositionError, VariantError, show
+from .errors import NotationError, PositionError, VariantError, plain_message, show
 from .variants import Variant, find_variant
 
 __all__ = ["Parts", "json_parts", "string_parts", "id_parts", "parse_parts", "json_dict", "string_text",
@@ -65,7 +65,7 @@ def load_json(text: str | bytes | bytearray, what: str) -> Any:
     except RecursionError:
         raise NotationError(f"malformed {what} {show(src)}: nested too deeply") from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise NotationError(f"malformed {what} {show(src)}: {e}") from None
+        raise NotationError(f"malformed {what} {show(src)}: {plain_message(e)}") from None
 
 
 # ---------------------------------------------------------------------------------------------

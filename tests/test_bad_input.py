@@ -211,8 +211,10 @@ def test_position_id_needs_variant_in_parse():
 
 
 def test_position_id_with_fewer_checkers_is_not_an_error():
-    # An ID lists the checkers on the board; the rest are borne off (the empty board = all off).
-    assert Position.from_position_id("AAAAAAAAAAAAAA").off == (15, 15)
+    # An ID lists the checkers on the board; the rest are borne off. The empty board (both sides
+    # all off) cannot happen in a game, and is refused (issue 21).
+    assert Position.from_position_id("AAAAQAAAAAAAAA").off == (14, 15)
+    refused(PositionError, lambda: Position.from_position_id("AAAAAAAAAAAAAA"), "both players", "AAAAAAAAAAAAAA")
 
 
 # ----------------------------------------------------------------------------------------------

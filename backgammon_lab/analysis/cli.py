@@ -21,6 +21,7 @@ from typing import Any
 from ..cli import (
     add_progress_argument,
     batch_position,
+    check_output_path,
     load_json_line,
     note,
     number_type,
@@ -31,7 +32,7 @@ from ..cli import (
     seed_int,
     show_progress,
 )
-from ..errors import BackgammonError
+from ..errors import BackgammonError, NotationError, OutputError
 from ..position import Position
 from ..variants import find_variant
 from .bots import Bot, HeuristicBot, RandomBot
@@ -59,13 +60,21 @@ def _table_for(position: Position, path: str | None) -> Any:
     from .solve import get_table, load_table, solvable
 
     if not solvable(position.variant):
+        if path:  # refused, not ignored: only Mini-Gam is solved
+            raise BackgammonError(f"--table {path!r}: only Mini-Gam has a solved table, and this is a "
+                                  f"{position.variant.name} position ({position.to_string()!r}); leave out --table")
         return None
 
     if path:
         try:
             return load_table(path)
+        except BackgammonError as e:
+            raise BackgammonError(f"--table: {e}") from None
         except Exception as e:  # noqa: BLE001 - not a table file (missing, not an archive, wrong arrays)
-            raise BackgammonError(f"cannot read the table {path!r}: {e}") from None
+            raise BackgammonError(f"cannot read the table {path!r}: not a solved Mini-Gam table file "
+                                  f"({type(e).__name__})") from None
+    if position.is_over:  # nothing to look up or roll out, so no note about the table
+        return None
     table = get_table(position.variant, build=position.variant.checkers <= 4)
     if table is None:
         note(f"no solved {position.variant.title} table is cached, so this is a rollout estimate; "
@@ -100,6 +109,8 @@ def _value_line(args: argparse.Namespace, bot: Bot) -> Any:
                 raise
             item = line.strip()  # a bare position string or ID, not quoted as JSON
         pos = batch_position(item, args.variant)
+        if pos.is_over and not args.table:
+            return {"win": position_value(pos)["win"]}
         if pos.variant not in tables:
             tables[pos.variant] = _table_for(pos, args.table)
         res = position_value(pos, games=args.games, seed=args.seed, bot=bot, workers=args.workers,
@@ -134,6 +145,10 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     from .hints import hint
     from .solve import get_table, solvable
 
+    games = args.rollout or (args.games if args.bot is not None else 0)  # --bot: a rollout by that bot
+    if args.truncate is not None and not games:  # refused, not ignored
+        raise BackgammonError(f"--truncate {args.truncate} stops the games of a rollout, and there is none: "
+                              "add --rollout N (or leave out --truncate)")
     pos = read_position(args.position, args.variant)
     if pos.is_over:
         raise BackgammonError(f"the game is over in {pos.to_string()!r}: nothing to play")
@@ -145,7 +160,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         if table is None and solvable(pos.variant):
             note(f"no solved {pos.variant.title} table is cached, so this is the net's estimate; "
                  f"`{_solve_command(pos)}` computes the exact values once (about 2 minutes) and caches them")
-    games = args.rollout or (args.games if args.bot is not None else 0)  # --bot: a rollout by that bot
+    if table is not None and games:
+        note("the solved table's values are exact, so no rollout is needed and none is made")
     h = hint(pos, dice, ply=args.ply, rollout=games, truncate=args.truncate, seed=args.seed,
              bot=_bot(args.bot) if args.bot is not None else None, workers=args.workers, table=table,
              exact=None if table is not None else False, candidates=args.candidates, progress=show_progress(args))
@@ -153,7 +169,31 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         print(json.dumps(h.to_json()))
     else:
         print(h.table(top=args.top))
+    filtered = _filter_note(h, args, rollout=bool(games))
+    if filtered:
+        note(filtered)
     return 0
+
+
+def _filter_note(h: Any, args: argparse.Namespace, *, rollout: bool) -> str:
+    """The sentence saying that gnubg's move filter left out plays that ``--candidates`` (or its
+    default, 8) would have let in: only plays within 0.16 equity of the best at 0-ply go deeper
+    or are rolled out. Empty when nothing was left out, or no filter was used."""
+    from .hints import FILTERS
+
+    if h.method not in ("net", "rollout") or (not rollout and args.ply == 0):
+        return ""
+    count, threshold = FILTERS[0]
+    wanted = min(args.candidates or count, len(h.plays))
+    deeper = {"rollout"} if rollout else {"1-ply", "2-ply"}
+    got = sum(1 for rp in h.plays if rp.how in deeper)
+    if got >= wanted or not any(rp.how == "0-ply" for rp in h.plays):
+        return ""
+    what = "rolled out" if rollout else f"looked at {args.ply}-ply"
+    asked = f"--candidates {args.candidates}" if args.candidates else f"the default --candidates {count}"
+    return (f"{got} of the {len(h.plays)} plays {'was' if got == 1 else 'were'} {what}, though {asked} "
+            f"allows {wanted}: a play is a candidate only within {threshold} equity of the best at 0-ply "
+            "(GNU Backgammon's move filter)")
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
@@ -161,24 +201,61 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
 
     from .analyse import analyse
 
-    if args.record == "-":
-        text = sys.stdin.read()
-    else:
-        with open(args.record, encoding="utf-8") as fh:
-            text = fh.read(50_000_001)
-    if len(text) > 50_000_000:
-        raise BackgammonError(f"{args.record!r} is too large for a game record")
+    if args.svg is not None:  # checked before the analysis, which takes a while
+        check_output_path(args.svg, "--svg", "chart.svg")
+    text = _read_record(args.record, sys.stdin)
     a = analyse(text, ply=args.ply)
-    if args.svg:
-        with open(args.svg, "w", encoding="utf-8") as fh:
-            fh.write(a.svg())
+    failed = None
+    if args.svg is not None:
+        try:
+            with open(args.svg, "w", encoding="utf-8") as fh:
+                fh.write(a.svg())
+        except OSError as e:  # the analysis is still printed, then this error
+            failed = OutputError(f"--svg {args.svg!r}: cannot write it: {e.strerror or e}")
     if args.json:
         print(json.dumps(a.to_json(), sort_keys=True))
     else:
         print(a.summary())
         print()
         print(a.table(all_decisions=args.all))
+    if failed is not None:
+        sys.stdout.flush()
+        raise failed
     return 0
+
+
+#: Longest game record read (a real game is a few kilobytes).
+RECORD_LIMIT = 50_000_000
+
+
+def _read_record(name: str, stdin: Any) -> str:
+    """The text of the game record ``name`` (``-``: ``stdin``); a file that is missing, unreadable,
+    not UTF-8, empty or not JSON is refused naming it (:class:`NotationError`, exit status 2)."""
+    where = "stdin" if name == "-" else f"the file {name!r}"
+    if name == "-":
+        data = stdin.buffer.read(RECORD_LIMIT + 1) if hasattr(stdin, "buffer") else stdin.read().encode("utf-8")
+    else:
+        try:
+            with open(name, "rb") as fh:
+                data = fh.read(RECORD_LIMIT + 1)
+        except FileNotFoundError:
+            raise NotationError(f"no such file: {name!r}") from None
+        except IsADirectoryError:
+            raise NotationError(f"{name!r} is a folder, not a game record") from None
+        except OSError as e:
+            raise NotationError(f"cannot read the file {name!r}: {e.strerror or e}") from None
+    if len(data) > RECORD_LIMIT:
+        raise NotationError(f"{where} is larger than {RECORD_LIMIT:,} bytes: too large for a game record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NotationError(f"{where} is not UTF-8 text (byte {e.start}): a game record is JSON text") from None
+    if not text.strip():
+        raise NotationError(f"{where} is empty: a game record is JSON text, as Game.to_json writes it")
+    if text.lstrip()[:1] != "{":
+        raise NotationError(f"{where} does not hold a game record: it is JSON text starting with '{{', "
+                            "as Game.to_json writes it")
+    return text
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -235,7 +312,9 @@ def add_subcommands(sub: Any) -> None:
     hi.add_argument("--dice", required=True, help="the roll, e.g. 6-5")
     hi.add_argument("--top", type=positive_int, default=None, help="show only the best N plays")
     hi.add_argument("--candidates", type=positive_int, default=None,
-                    help="look deeper (or roll out) only the best N plays (default 8)")
+                    help="look deeper (or roll out) at most the best N plays (default 8); of those, only the "
+                         "plays within 0.16 equity of the best at 0-ply (GNU Backgammon's move filter), so "
+                         "fewer may be looked at (a note says so)")
     hi.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
                     help="the net's look-ahead in rolls (default 0: the net on each play's position)")
     hi.add_argument("--rollout", type=positive_int, default=None, metavar="N",

@@ -56,6 +56,7 @@ import functools
 import os
 import time
 import warnings
+import zipfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -591,8 +592,24 @@ class MiniGamTable:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> MiniGamTable:
-        """Read a table written by :meth:`save`."""
-        with np.load(path) as data:
+        """Read a table written by :meth:`save`; a file that is not one raises :class:`AnalysisError`
+        saying what it is (not a NumPy archive, a net file, an archive without a table's arrays)."""
+        try:
+            data = np.load(path, allow_pickle=False)
+        except OSError as e:
+            raise AnalysisError(f"cannot read {str(path)!r}: {e.strerror or e}") from None
+        except (ValueError, EOFError, zipfile.BadZipFile):  # numpy reads text it does not know as a pickle, and refuses it
+            raise AnalysisError(f"{str(path)!r} is not a solved table: not a NumPy .npz archive") from None
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise AnalysisError(f"{str(path)!r} is not a solved table: a single NumPy array, not an .npz archive")
+        with data:
+            keys = set(data.files)
+            if {"w1", "w2", "meta"} <= keys:
+                raise AnalysisError(f"{str(path)!r} is a net file (backgammon-lab train writes those), "
+                                    "not a solved table (backgammon-lab solve minigam writes those)")
+            missing = {"format", "checkers", "values", "bar_first"} - keys
+            if missing:
+                raise AnalysisError(f"{str(path)!r} is not a solved table: it has no {', '.join(sorted(missing))}")
             fmt = int(data["format"])
             if fmt != FORMAT_VERSION:
                 raise AnalysisError(f"{path}: table format {fmt}, this version reads {FORMAT_VERSION}; "
