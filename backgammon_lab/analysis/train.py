@@ -27,9 +27,17 @@ Weight averaging
     averaging). It is written beside each checkpoint (:func:`average_path`) and resumed with it;
     it never feeds back into the training.
 
+Compiled
+    :meth:`Trainer.train` plays and learns inside the variant's compiled self-play kernel
+    (:mod:`backgammon_lab.analysis.selfplay`): the same decisions and the same TD(lambda) steps as
+    :meth:`Trainer.play_game`, the Python reference that drives the turn engine (a test checks that
+    both give the same weights, to rounding, for the same seed).
+
 Determinism and checkpoints
-    A numpy :class:`~numpy.random.Generator` seeded with ``seed`` draws the first weights; a
-    :class:`random.Random` seeded with ``seed`` draws every die. Checkpoints are written between
+    A numpy :class:`~numpy.random.Generator` seeded with ``seed`` draws the first weights; the
+    kernel's 62-bit generator (:func:`~backgammon_lab.analysis.selfplay.dice_seed`) seeded with
+    ``seed`` draws every die (a checkpoint of the earlier pure-Python trainer resumes with new dice
+    seeded from its seed and game count). Checkpoints are written between
     games (traces are empty then) with the weights, the games done, the seconds spent and the dice
     generator's state, atomically (a temporary file, then :func:`os.replace`); resuming from one
     continues exactly as the uninterrupted run would.
@@ -44,7 +52,6 @@ import argparse
 import json
 import math
 import os
-import random
 import sys
 import time
 from collections.abc import Callable
@@ -70,11 +77,13 @@ from .nets import (
     play_board,
     shipped_path,
 )
+from .selfplay import dice_seed, dice_stream, kernel, start_board, workspace
 
 __all__ = ["Trainer", "TrainStats", "add_train_arguments", "train_command", "default_out", "average_path"]
 
 DEFAULT_ALPHA = 0.1
 DEFAULT_LAMBDA = 0.7
+_CHUNK = 50  # games per call of the compiled kernel (time limits and progress are checked between calls)
 
 
 @dataclass
@@ -119,9 +128,13 @@ class Trainer:
         self.alpha = float(alpha)
         self.lam = float(lam)
         self.seed = seed
-        self.rng = random.Random(seed)
-        if rng_state is not None:
-            self.rng.setstate(_tuple_state(rng_state))
+        #: The dice generator's state: the compiled kernel's 62-bit generator (a one-element array,
+        #: advanced in place by the kernel and by :meth:`_roll` alike).
+        self.dice = dice_seed(seed)
+        if isinstance(rng_state, int):
+            self.dice[0] = rng_state
+        elif rng_state is not None:  # a checkpoint of the pure-Python trainer: new dice, from its game count
+            self.dice = dice_seed(seed * 1_000_003 + net.games)
         k = len(net.outputs)
         self._k = k
         self._perm, self._sign, _ = _FLIP[k]
@@ -135,6 +148,7 @@ class Trainer:
         self._scale = 1.0  # the eligibility trace of w1 is self._scale * self._ew1
         self._prev: np.ndarray | None = None
         self._cache: tuple[tuple[int, ...], int, np.ndarray, np.ndarray] | None = None
+        self._kbuf: tuple[tuple[np.ndarray, ...], np.ndarray] | None = None
 
     # -- bookkeeping -----------------------------------------------------------------------------
     @property
@@ -144,7 +158,7 @@ class Trainer:
 
     def state(self) -> dict[str, Any]:
         """The trainer's state for a checkpoint (JSON-ready)."""
-        return {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "rng": _list_state(self.rng.getstate()),
+        return {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "dice": int(self.dice[0]),
                 "average": self.average}
 
     def checkpoint(self, path: str | os.PathLike[str]) -> Path:
@@ -186,7 +200,7 @@ class Trainer:
             return cls(net, alpha=alpha or DEFAULT_ALPHA, lam=DEFAULT_LAMBDA if lam is None else lam, seed=seed,
                        average=avg, averaged=averaged)
         return cls(net, alpha=st["alpha"] if alpha is None else alpha, lam=st["lambda"] if lam is None else lam,
-                   seed=int(st["seed"]), rng_state=st["rng"], average=avg, averaged=averaged)
+                   seed=int(st["seed"]), rng_state=st.get("dice", st.get("rng")), average=avg, averaged=averaged)
 
     # -- TD(lambda) -----------------------------------------------------------------------------
     def _reset(self) -> None:
@@ -284,7 +298,7 @@ class Trainer:
 
     # -- self-play ------------------------------------------------------------------------------
     def _roll(self) -> Roll:
-        r = self.rng.randrange(36)
+        r, self.dice[0] = dice_stream(int(self.dice[0]))
         return Roll(r // 6 + 1, r % 6 + 1)
 
     def play_game(self, learn: bool = True) -> TurnState:
@@ -342,22 +356,45 @@ class Trainer:
             bar = tqdm(total=games, desc=f"train {self.variant.name}", unit="game")
         t0 = time.perf_counter()
         last = t0
+        net = self.net
+        kern = kernel(self.variant, net.encoding)
+        if self._kbuf is None:
+            self._kbuf = (workspace(self.variant), start_board(self.variant))
+        ws, start = self._kbuf
+        ew = (np.zeros((self._k, net.inputs, net.hidden)), np.zeros((self._k, net.hidden)),
+              np.zeros((self._k, self._k, net.hidden)), np.zeros((self._k, self._k)))
+        if self.average and self.averaged is None:
+            avg, avg_on = net.copy(), np.zeros(1, np.int64)
+            avg.meta["average"] = {"games": self.average, "since": self.games}
+        else:
+            avg, avg_on = (self.averaged or net), np.ones(1, np.int64)
+        # the kernel holds the first layer transposed (an input's weights contiguous)
+        w1t = np.ascontiguousarray(net.w1.T)
+        a1t = np.ascontiguousarray(avg.w1.T)
+        counts = np.zeros(3, np.int64)
         try:
-            for _ in range(games):
+            while stats.games < games:
                 if seconds is not None and time.perf_counter() - t0 >= seconds:
                     break
-                final = self.play_game()
-                if self.average:
-                    self._average_step()
-                stats.games += 1
-                stats.plies += self._plies
-                stats.white_wins += final.winner == WHITE
+                n = min(games - stats.games, _CHUNK)
+                if path is not None and checkpoint_every:
+                    n = min(n, checkpoint_every - stats.games % checkpoint_every)
+                counts[:] = 0
+                kern.train(start, self.dice, n, w1t, net.b1, net.w2, net.b2, *ew, self.alpha, self.lam, ws,
+                           self.average, a1t, avg.b1, avg.w2, avg.b2, avg_on, counts)
+                net.w1[:] = w1t.T
+                if self.average and avg_on[0]:
+                    avg.w1[:] = a1t.T
+                    self.averaged = avg
+                stats.games += int(counts[0])
+                stats.plies += int(counts[1])
+                stats.white_wins += int(counts[2])
                 now = time.perf_counter()
-                self.net.meta["games"] = self.games + 1
-                self.net.meta["seconds"] = float(self.net.meta.get("seconds", 0.0)) + (now - last)
+                net.meta["games"] = self.games + int(counts[0])
+                net.meta["seconds"] = float(net.meta.get("seconds", 0.0)) + (now - last)
                 last = now
                 if bar is not None:
-                    bar.update(1)
+                    bar.update(int(counts[0]))
                 if path is not None and checkpoint_every and stats.games % checkpoint_every == 0:
                     if before_save is not None:
                         before_save(self)
@@ -378,14 +415,6 @@ class Trainer:
 def _flip1(o: np.ndarray, k: int) -> np.ndarray:
     perm, sign, const = _FLIP[k]
     return const + sign * o[perm]
-
-
-def _list_state(st: Any) -> Any:
-    return [st[0], list(st[1]), st[2]]
-
-
-def _tuple_state(st: Any) -> Any:
-    return (st[0], tuple(st[1]), st[2])
 
 
 # ---------------------------------------------------------------------------------------------
