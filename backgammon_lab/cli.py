@@ -21,6 +21,7 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ from .variants import find_variant
 __all__ = [
     "main", "build_parser", "plays_json", "read_position", "read_dice", "batch_position", "run_batch",
     "load_json_line", "positive_int", "seed_int", "describe_error", "show_progress", "add_progress_argument",
-    "note", "quote", "version", "check_output_path",
+    "note", "quote", "version", "check_output_path", "Terminated",
 ]
 
 PROG = "backgammon-lab"
@@ -512,11 +513,42 @@ def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpa
         return code if isinstance(code, int) else (0 if code is None else 2)
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is (as Ctrl-C raises :class:`KeyboardInterrupt`), so that
+    every ``finally`` runs: rollouts end their worker processes, training saves its checkpoint.
+    A :class:`BaseException`, so that no ``except Exception`` (a batch line's) swallows it."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def _on_sigterm() -> Any:
+    """Turn SIGTERM into :class:`Terminated` for the run; the previous handler (to restore), or
+    None when no handler can be set (not the main thread)."""
+    try:
+        return signal.signal(signal.SIGTERM, _raise_terminated)
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not the main thread
+        return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return the exit status (0 done, 2 bad usage or input, 1 failure, 130
-    interrupted); every error is one line on stderr, never a traceback (unless the environment
-    variable ``BACKGAMMON_LAB_DEBUG`` is 1)."""
+    interrupted, 143 terminated by SIGTERM); every error is one line on stderr, never a traceback
+    (unless the environment variable ``BACKGAMMON_LAB_DEBUG`` is 1)."""
     debug = os.environ.get(DEBUG_ENV) == "1"
+    previous = _on_sigterm()
+    try:
+        return _run(argv, debug)
+    except Terminated:  # arrived after the command's own handling
+        _error("terminated")
+        return 143
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(argv: Sequence[str] | None, debug: bool) -> int:
     try:
         parsed = _parse(build_parser(), argv)
         if isinstance(parsed, int):
@@ -530,6 +562,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except Terminated:
+        _error("terminated")
+        return 143
     except SystemExit as e:  # a command that exits by itself
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except Exception as e:  # noqa: BLE001 - the one place where any failure becomes one line

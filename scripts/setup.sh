@@ -10,19 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO="sudo"
-apt_updated=""
-apt_install() {  # apt_install PACKAGE...: true when apt-get installed them
-  command -v apt-get >/dev/null 2>&1 || return 1
-  if [ -z "$apt_updated" ]; then $SUDO apt-get update -qq && apt_updated=1; fi
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
-}
+. scripts/apt.sh  # apt_install, which waits while another apt or dpkg is busy; APT_ERROR says why it failed
 
 if [ -z "$ACTIVE_ENV" ]; then
   host="$(command -v python3 || true)"
   if [ -z "$host" ]; then
-    apt_install python3 || { echo "setup: no python3 (Python 3.11 or newer is needed)" >&2; exit 1; }
+    apt_install python3 || { echo "setup: no python3 (Python 3.11 or newer is needed): $APT_ERROR" >&2; exit 1; }
     host="$(command -v python3)"
   fi
   if ! "$host" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
@@ -32,7 +25,7 @@ if [ -z "$ACTIVE_ENV" ]; then
   if [ ! -x .venv/bin/python ] || ! .venv/bin/python -m pip --version >/dev/null 2>&1; then
     if ! "$host" -c 'import ensurepip, venv' >/dev/null 2>&1; then
       echo "setup: installing python3-venv (Debian keeps venv apart from python3)" >&2
-      apt_install python3-venv || { echo "setup: $host has no venv module; install python3-venv" >&2; exit 1; }
+      apt_install python3-venv || { echo "setup: $host has no venv module; install python3-venv ($APT_ERROR)" >&2; exit 1; }
     fi
     rm -rf .venv
     "$host" -m venv .venv
@@ -45,6 +38,14 @@ fi
 "$PY" -m pip install --quiet --disable-pip-version-check -e ".[test]"
 
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium ]; then
-  apt_install chromium || echo "setup: no chromium and no apt-get; browser tests will be skipped" >&2
+  if apt_install chromium; then
+    rm -f "$CHROMIUM_NOTE"
+  else
+    echo "setup: WARNING: Chromium is not installed, so the browser tests will be SKIPPED: $APT_ERROR" >&2
+    echo "setup: run 'bash scripts/setup.sh' again once that is fixed (scripts/test.sh reminds you)" >&2
+    echo "$APT_ERROR" > "$CHROMIUM_NOTE"
+  fi
+else
+  rm -f "$CHROMIUM_NOTE"
 fi
 echo "setup: done; Python is $PY" >&2

@@ -1,8 +1,32 @@
 #!/usr/bin/env bash
 # Every test (unit, browser, notebook and docs) with the project's Python (see scripts/env.sh).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/test_cli.py -q`.
+# Without Chromium the browser tests are skipped: this says so loudly, with the reason
+# scripts/setup.sh recorded, before and after the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 need_env
-exec "$PY" -m pytest "$@"
+
+browser_warning() {  # prints the warning when no Chromium is where the browser tests look
+  local p
+  for p in $CHROMIUM_PATHS; do
+    [ -x "$p" ] && return 0
+  done
+  local why="scripts/setup.sh has not installed it"
+  [ -s "$CHROMIUM_NOTE" ] && why="$(cat "$CHROMIUM_NOTE")"
+  {
+    echo "test: ****************************************************************************"
+    echo "test: WARNING: the browser tests are SKIPPED: Chromium is not installed (looked at: $CHROMIUM_PATHS)"
+    echo "test: why: $why"
+    echo "test: fix that, run 'bash scripts/setup.sh' again, then these tests run too"
+    echo "test: ****************************************************************************"
+  } >&2
+}
+
+browser_warning
+export CHROMIUM_PATHS
+status=0
+"$PY" -m pytest "$@" || status=$?
+browser_warning
+exit "$status"

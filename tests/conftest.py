@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 #: Debian's Chromium; the binary first (it skips a harmless warning of the shell wrapper).
-CHROMIUM_CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium")
+#: ``CHROMIUM_PATHS`` (space-separated) replaces the list, as in scripts/test.sh.
+CHROMIUM_CANDIDATES = tuple(os.environ.get("CHROMIUM_PATHS", "/usr/lib/chromium/chromium /usr/bin/chromium").split())
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",

@@ -645,6 +645,7 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
         from .rollout import _context
 
         pool = executor = ProcessPoolExecutor(workers, mp_context=_context())
+    finished = False
     try:
         for i in chosen:
             after = advance(state, MakePlay(plays[i]))[0]
@@ -659,9 +660,12 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
             ranked[i].update(how="rollout", win=r.win, equity=r.points, stderr=r.stderr,
                              equity_stderr=r.points_stderr)
             samples[i] = [p for _, p in r.samples]
+        finished = True
     finally:
         if pool is not None:
-            pool.shutdown()
+            from .rollout import close_pool
+
+            close_pool(pool, finished=finished)
     if samples:
         best = max(samples, key=lambda i: (ranked[i]["equity"], -i))
         for i, s in samples.items():

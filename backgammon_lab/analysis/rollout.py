@@ -56,7 +56,7 @@ from .bots import Bot, HeuristicBot
 from .table import Table, fmt_prob
 
 __all__ = ["rollout", "RolloutResult", "play_out", "sample_positions", "turn_state", "RolloutError", "first_rolls",
-           "hash_seed"]
+           "hash_seed", "close_pool"]
 
 #: A game longer than this many actions is stopped and counted as a loss for both (never seen).
 MAX_ACTIONS = 20000
@@ -358,13 +358,34 @@ def rollout(start: Position | Game | TurnState, bot: Bot | None = None, *, games
                 results.extend(part)
                 bar.update(len(part))
         else:
-            with ProcessPoolExecutor(workers, mp_context=_context()) as pool:
+            pool = ProcessPoolExecutor(workers, mp_context=_context())
+            done = False
+            try:
                 for part in pool.map(_run_games, jobs):
                     results.extend(part)
                     bar.update(len(part))
+                done = True
+            finally:
+                close_pool(pool, finished=done)
     finally:
         bar.close()
     return _summarise(results, player, seed, bot, bool(stratify), truncate)
+
+
+def close_pool(pool: ProcessPoolExecutor, *, finished: bool) -> None:
+    """Shut a process pool down on every exit path: after its work is ``finished``, waiting for it;
+    otherwise (an error, Ctrl-C, SIGTERM turned into an exception) at once, cancelling the work not
+    started and ending the worker processes, so that none is left running the rest of a rollout."""
+    if finished:
+        pool.shutdown(wait=True)
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    for p in procs:
+        p.join(timeout=5)
 
 
 def _context() -> Any:

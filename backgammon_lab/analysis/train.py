@@ -52,10 +52,12 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
@@ -480,13 +482,129 @@ def _command_text(args: argparse.Namespace) -> str:
     return " ".join(parts)
 
 
+def _checked_out(args: argparse.Namespace, variant: Variant) -> Path:
+    """The net file to write, checked before any training: a folder, a missing or unwritable folder
+    are refused naming the path as the user wrote it (and nothing is written)."""
+    from ..cli import check_output_path
+
+    if args.out is None:
+        out = default_out(variant)
+        check_output_path(str(out), "the default net file", f"{variant.name}.npz", make_folders=True)
+        return out
+    out = check_output_path(args.out, "--out", f"{variant.name}.npz", make_folders=True)
+    avg = average_path(out)
+    if avg.is_dir():
+        raise AnalysisError(f"--out {args.out!r}: its averaged net would go to {str(avg)!r}, which is a folder")
+    return out
+
+
+def _temporary_files(out: Path) -> list[Path]:
+    """The temporary files this process may have left while writing ``out`` and its averaged net."""
+    found = []
+    for target in (out, average_path(out)):
+        found += list(target.parent.glob(f"{glob_escape(target.name)}.{os.getpid()}.tmp"))
+    return found
+
+
+def _remove_temporary(out: Path) -> None:
+    for tmp in _temporary_files(out):
+        try:
+            tmp.unlink()
+        except OSError:  # pragma: no cover - gone already, or not ours to remove
+            pass
+
+
+class _Stop:
+    """A signal handler for Ctrl-C and SIGTERM during training: it notes the signal, and the
+    training stops when the games being played are finished (a second Ctrl-C stops at once)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.signum is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.signum = signum
+
+
+#: Seconds of self-play per call of :meth:`Trainer.train` in the command (Ctrl-C waits at most about this).
+_CALL_SECONDS = 0.25
+
+
+def _run_training(trainer: Trainer, args: argparse.Namespace, out: Path,
+                  note_games: Callable[[Trainer], None]) -> TrainStats:
+    """Train ``args.games`` games (or ``args.minutes``) in short calls of :meth:`Trainer.train`,
+    writing ``out`` every ``args.checkpoint`` games and at the end. Ctrl-C or SIGTERM stops the run
+    between games: the games finished are saved, a note says so, and :class:`KeyboardInterrupt` (or
+    :class:`~backgammon_lab.cli.Terminated`) is raised. The calls play the same games as one call."""
+    from ..cli import Terminated, show_progress
+
+    total = TrainStats()
+    stop = _Stop()
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, stop)
+        except ValueError:  # pragma: no cover - not the main thread: Ctrl-C stays as it is
+            pass
+    bar = None
+    if show_progress(args):
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=args.games, desc=f"train {trainer.variant.name}", unit="game")
+    seconds = args.minutes * 60 if args.minutes else None
+    t0 = time.perf_counter()
+    size = 1
+    try:
+        while total.games < args.games and stop.signum is None:
+            if seconds is not None and time.perf_counter() - t0 >= seconds:
+                break
+            to_checkpoint = args.checkpoint - total.games % args.checkpoint
+            n = max(1, min(size, args.games - total.games, to_checkpoint))
+            t = time.perf_counter()
+            part = trainer.train(n)
+            took = time.perf_counter() - t
+            total.games += part.games
+            total.plies += part.plies
+            total.white_wins += part.white_wins
+            if bar is not None:
+                bar.update(part.games)
+            if total.games % args.checkpoint == 0 and total.games < args.games and stop.signum is None:
+                note_games(trainer)
+                trainer.checkpoint(out)
+            size = max(1, int(n * min(4.0, _CALL_SECONDS / max(took, 1e-3))))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if bar is not None:
+            bar.close()
+    total.seconds = time.perf_counter() - t0
+    if stop.signum is not None and total.games == 0:
+        print(f"backgammon-lab: note: stopped before a game of this run finished; {str(out)!r} is not written",
+              file=sys.stderr)
+    else:
+        held = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the checkpoint is written whole
+        try:
+            note_games(trainer)
+            trainer.checkpoint(out)
+        finally:
+            signal.signal(signal.SIGINT, held)
+    if stop.signum is not None:
+        if total.games:
+            print(f"backgammon-lab: note: stopped: saved the net after {trainer.games} games ({total.games} in "
+                  f"this run) to {str(out)!r}; continue it with --resume", file=sys.stderr)
+        raise KeyboardInterrupt if stop.signum == signal.SIGINT else Terminated()
+    return total
+
+
 def train_command(args: argparse.Namespace) -> int:
-    """Run ``backgammon-lab train`` (see :func:`add_train_arguments`)."""
-    from ..cli import show_progress
+    """Run ``backgammon-lab train`` (see :func:`add_train_arguments`). The net file is checked before
+    training; Ctrl-C or SIGTERM during training saves a checkpoint of the games finished, then
+    stops (exit status 130 or 143)."""
 
     opts = {"checkers": args.checkers} if args.checkers is not None else {}
     variant = find_variant(args.variant, **opts)
-    out = Path(args.out) if args.out else default_out(variant)
+    out = _checked_out(args, variant)
     if args.resume:
         src = out if out.is_file() else shipped_path(variant)
         if not src.is_file():
@@ -518,9 +636,11 @@ def train_command(args: argparse.Namespace) -> int:
     def note_games(t: Trainer) -> None:
         run["to"] = t.games  # the games this run reached, for a reproduction with --games
 
-    seconds = args.minutes * 60 if args.minutes else None
-    stats = trainer.train(args.games, checkpoint_every=args.checkpoint, path=out, seconds=seconds,
-                          progress=show_progress(args), before_save=note_games)
+    try:
+        stats = _run_training(trainer, args, out, note_games)
+    except OSError:  # the net could not be written after all: leave no temporary file behind
+        _remove_temporary(out)
+        raise
     summary = {"variant": variant.name, "games_run": stats.games, "games_total": trainer.games,
                "seconds": round(stats.seconds, 1), "games_per_second": round(stats.games_per_second, 2),
                "plies_per_game": round(stats.plies / max(stats.games, 1), 1), "out": str(out)}
