@@ -15,9 +15,12 @@ from pathlib import Path
 from .jellyfish import read_mat, write_mat
 from .model import CubeAction, GameResult, Match, MatchFileError, MatchGame, detect_format
 from .sgf import read_sgf, write_sgf
+from .varianttext import read_variant_text, write_variant_text
+from .xgid import Xgid, position_from_xgid, read_xgid, xgid
 
 __all__ = ["Match", "MatchGame", "CubeAction", "GameResult", "MatchFileError", "load_match", "read_match",
-           "detect_format", "read_mat", "write_mat", "read_sgf", "write_sgf"]
+           "detect_format", "read_mat", "write_mat", "read_sgf", "write_sgf",
+           "read_variant_text", "write_variant_text", "Xgid", "read_xgid", "position_from_xgid", "xgid"]
 
 
 def read_match(text: str, format: str | None = None, *, keep_games: bool = False) -> Match:
