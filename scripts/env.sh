@@ -10,7 +10,7 @@ elif [ -n "${CONDA_PREFIX:-}" ] && [ "${CONDA_DEFAULT_ENV:-base}" != base ] && [
 fi
 PY="${ACTIVE_ENV:-$ROOT/.venv}/bin/python"
 # Why scripts/setup.sh could not install Chromium (absent when it could); scripts/test.sh shows it.
-CHROMIUM_NOTE="$ROOT/.setup-no-chromium.txt"
+CHROMIUM_NOTE="${CHROMIUM_NOTE:-$ROOT/.setup-no-chromium.txt}"
 # Where the browser tests look for Chromium (tests/conftest.py reads the same variable).
 CHROMIUM_PATHS="${CHROMIUM_PATHS:-/usr/lib/chromium/chromium /usr/bin/chromium}"
 
