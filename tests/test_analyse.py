@@ -170,7 +170,7 @@ def test_cli_analyse(tmp_path, capsys, monkeypatch, mex_net) -> None:
     assert main(["analyse", str(RECORD), "--all", "--svg", str(out_svg)]) == 0
     text = capsys.readouterr().out
     assert "error rate" in text and "Decisions" in text and out_svg.read_text().startswith("<svg")
-    assert main(["analyse", str(tmp_path / "missing.json")]) == 1
+    assert main(["analyse", str(tmp_path / "missing.json")]) == 2  # bad input, as for `show` (issue 21)
     assert "missing.json" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text('{"variant": "mexican", "actions": [{"roll": [9, 9]}]}')
     assert main(["analyse", str(tmp_path / "bad.json")]) == 2
