@@ -57,13 +57,14 @@ _NUMBERED = re.compile(r"^(\s*(\d{1,4})\)\s?)(.*)$")
 
 _STEP = r"(?:bar|\d{1,2})(?:/(?:bar|off|\d{1,2})\*?)+(?:\(\d\))?"
 _ITEM = re.compile(
-    r"(?P<roll>(?P<dice>[1-6]{2}):(?P<moves>(?:[ \t]+" + _STEP + r")*)(?:[ \t]+(?:cannot move|can't move|no move)"
+    r"(?P<roll>(?P<dice>[1-6]{2}):(?P<moves>(?:[ \t]+" + _STEP + r")*)(?:[ \t]+(?:cannot move|can't move|no move|\?\?\?\?)"
     r"(?![\w/]))?)"
     r"|(?P<double>Doubles\s*=>\s*(?P<dvalue>\d{1,5}))"
     r"|(?P<beaver>Beavers\s*=>\s*(?P<bvalue>\d{1,5}))"
     r"|(?P<take>Takes|Accepts)"
     r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
-    r"|(?P<wins>Wins\s+(?P<points>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?)",
+    r"|(?P<wins>Wins\s+(?P<points>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?)"
+    r"|(?P<loses>Loses\s+(?P<lpoints>\d{1,5})\s+points?|Losses\s+(?P<lspoints>\d{1,5})\s+points?)",
     re.I)
 
 
@@ -193,7 +194,7 @@ def _read_game(number: int, body: list[str], keeper: ScoreKeeper, length: int, j
         assert m is not None
         names = (m.group(1), m.group(3))
         score = (int(m.group(2)), int(m.group(4)))
-        right_col = rows[0].index(m.group(3), m.end(2))
+        right_col = m.start(3)
         score_text = rows[0].strip()
         rows = rows[1:]
     before, crawford = keeper.start(number, score, score_text)
@@ -221,7 +222,7 @@ def _items(rest: str, offset: int, game: int, move: int | None) -> list[tuple[st
         gap = rest[pos:m.start()]
         if gap.strip():
             raise MatchFileError("cannot read this part of the line", game=game, move=move, text=gap.strip())
-        kind = next(k for k in ("roll", "double", "beaver", "take", "drop", "wins") if m.group(k))
+        kind = next(k for k in ("roll", "double", "beaver", "take", "drop", "wins", "loses") if m.group(k))
         out.append((kind, m, offset + m.start()))
         pos = m.end()
     if rest[pos:].strip():
@@ -248,8 +249,10 @@ def _apply(b: GameBuilder, player: Player, kind: str, m: re.Match[str], move: in
         b.cube_action(player, "beaver", int(m.group("bvalue")), move, text)
     elif kind in ("take", "drop"):
         b.cube_action(player, "take" if kind == "take" else "drop", None, move, text)
-    else:
+    elif kind == "wins":
         b.finish(player, int(m.group("points")), move, text)
+    # else: a loser's line ('Losses 2 point', as Backgammon Galaxy writes it, in either column and
+    # sometimes at the left margin) is read past: the 'Wins' line that follows it gives the result
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,22 +15,26 @@ need no import of theirs (importing :mod:`backgammon_lab.matchfiles` imports the
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..engine import OpeningRoll, Phase, RollDice
-from ..errors import BackgammonError, NotationError, show
+from ..errors import AmbiguousMoveError, BackgammonError, NotationError, show
 from ..game import Game
 from ..position import BLACK, WHITE, Player, Roll, other
+from ..rules import PlayList
 from ..variants import Variant, find_variant
 
 __all__ = ["MatchFileError", "CubeAction", "GameResult", "MatchGame", "Match", "GameBuilder", "register_format",
-           "FORMATS", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of"]
+           "FORMATS", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
+           "resolve_stops"]
 
 CubeKind = Literal["double", "take", "drop", "beaver"]
-EndKind = Literal["bearoff", "drop", "resign"]
+EndKind = Literal["bearoff", "drop", "resign", "forfeit"]
 
 
 class MatchFileError(NotationError):
@@ -81,7 +85,9 @@ class CubeAction:
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """How a game ended: ``winner`` scores ``points`` (the cube counted), ``how`` is ``bearoff``,
-    ``drop`` (a double refused) or ``resign`` (the loser gave up ``points``)."""
+    ``drop`` (a double refused), ``resign`` (the loser gave up ``points``: 1, 2 or 3 times the cube, or
+    only the points that win the match) or ``forfeit`` (the match was awarded: ``points`` are those
+    that win it, more than a resignation could give, as servers write when a player leaves)."""
 
     winner: Player
     points: int
@@ -372,6 +378,12 @@ class GameBuilder:
                 return
             try:
                 g.play(play)
+            except AmbiguousMoveError as e:
+                assert st.plays is not None
+                resolved = resolve_stops(st.plays, play, roll)
+                if resolved is None:
+                    raise self.fail(f"not a legal play of {roll.high}{roll.low} here: {e}", move, text) from None
+                g.play(resolved)
             except BackgammonError as e:
                 raise self.fail(f"not a legal play of {roll.high}{roll.low} here: {e}", move, text) from None
         elif play is not None and play.strip() not in ("", "no move"):
@@ -465,10 +477,13 @@ class GameBuilder:
                                 f"{'s' if expect != 1 else ''}, not {points}", move, text)
             self.result = GameResult(winner, points, "bearoff")
             return
-        if points < 1 or points % self.value or points // self.value > 3:
-            raise self.fail(f"a resignation gives up 1, 2 or 3 times the cube ({self.value}), not {points}",
+        need = self.match_length - self.score[0 if winner == WHITE else 1] if self.match_length else 0
+        whole = points >= 1 and not points % self.value and points // self.value <= 3
+        if not whole and not (need and points == need):
+            raise self.fail(f"a resignation gives up 1, 2 or 3 times the cube ({self.value})"
+                            f"{f' or the {need} points that win the match' if need else ''}, not {points}",
                             move, text)
-        self.result = GameResult(winner, points, "resign")
+        self.result = GameResult(winner, points, "resign" if whole or need < 3 * self.value else "forfeit")
 
     def _capped(self, winner: Player, points: int, expect: int) -> bool:
         """Some writers give only the points that win the match: true when ``points`` is that."""
@@ -489,6 +504,41 @@ class GameBuilder:
             base = 1 if self.jacoby and self.match_length == 0 and self.value == 1 else g.points
             self.result = GameResult(g.winner, base * self.value, "bearoff")
         return MatchGame(self.number, self.game, self.score, tuple(self.cube), self.result, self.crawford)
+
+
+_JUMP = re.compile(r"^(bar|\d{1,2})/(off|\d{1,2})(\*?)$")
+
+
+def resolve_stops(plays: PlayList, text: str, roll: Roll) -> str | None:
+    """A move with a checker's two steps written as one (``6/1`` with 4-1) that fits two plays,
+    written with its stop (``6/5/1``): the one play that hits as many blots as the text marks
+    (writers mark a hit on the way, ``6/2*/1``). ``None`` when that does not single one out."""
+    if roll.is_double:
+        return None
+    options: list[list[str]] = []
+    for token in text.split():
+        m = _JUMP.match(token)
+        if not m:
+            options.append([token])
+            continue
+        a = 25 if m.group(1) == "bar" else int(m.group(1))
+        paths = []
+        for die in (roll.high, roll.low):
+            mid = a - die
+            if 1 <= mid <= 24:
+                paths.append(f"{m.group(1)}/{mid}/{m.group(2)}{m.group(3)}")
+        options.append(paths or [token])
+    stars = text.count("*")
+    found: dict[Any, str] = {}
+    for choice in itertools.islice(itertools.product(*options), 64):
+        candidate = " ".join(choice)
+        try:
+            p = plays.find(candidate)
+        except BackgammonError:
+            continue
+        if sum(st.hit for st in p.steps) == stars:
+            found.setdefault(p.position, candidate)
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 class ScoreKeeper:

@@ -236,7 +236,7 @@ def _read_game(number: int, body: list[str], match: Match, keeper: ScoreKeeper) 
         assert m is not None
         score = (int(m.group(2)), int(m.group(4)))
         score_text = rows[0].strip()
-        right_col = rows[0].index(m.group(3), m.end(2))
+        right_col = m.start(3)
         rows = rows[1:]
     before, _ = keeper.start(number, score, score_text)
     start: Position | None = None
