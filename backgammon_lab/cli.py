@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from .errors import BackgammonError, DiceError, NotationError, OutputError, VariantError, plain_message
+from .matchfiles.xgid import is_xgid, position_from_xgid
 from .notation import parse_position
 from .position import Position, Roll
 from .rules import legal_boards
@@ -247,7 +248,7 @@ def _check_variant(pos: Position, variant: str | None, text: Any) -> Position:
 
 def read_position(text: str, variant: str | None = None) -> Position:
     """A position from a command-line argument: JSON, a file holding a position, a position
-    string, or a Position ID (with ``variant``).
+    string, a Position ID (with ``variant``) or an XGID (``XGID=...``).
 
     Errors name the argument (for a file, the file's name, not its content); a path-looking
     argument that does not exist is "no such file"; ``variant`` must agree with a position that
@@ -257,6 +258,8 @@ def read_position(text: str, variant: str | None = None) -> Position:
         raise NotationError(f"a position must be given as text, not {quote(text)}")
     if variant is not None:
         find_variant(variant)  # an unknown --variant is refused first, whatever the position
+    if is_xgid(text):  # eXtreme Gammon's XGID: a standard position unless --variant says otherwise
+        return position_from_xgid(text, variant or "standard")
     path = _existing_path(text)
     if path is not None:
         content = _read_file(path, text)

@@ -42,4 +42,5 @@ def load_match(path: str | Path, format: str | None = None, *, keep_games: bool 
     try:
         return Match.read(text, format, keep_games=keep_games)
     except MatchFileError as e:
-        raise MatchFileError(f"{str(path)!r}: {e}") from None
+        e.args = (f"{str(path)!r}: {e}",)
+        raise
