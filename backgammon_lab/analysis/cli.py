@@ -33,6 +33,7 @@ from ..cli import (
     show_progress,
 )
 from ..errors import BackgammonError, NotationError, OutputError
+from ..matchfiles import looks_like_match_file, read_match
 from ..position import Position
 from ..variants import find_variant
 from .bots import Bot, HeuristicBot, RandomBot
@@ -204,7 +205,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     if args.svg is not None:  # checked before the analysis, which takes a while
         check_output_path(args.svg, "--svg", "chart.svg")
     text = _read_record(args.record, sys.stdin)
-    a = analyse(text, ply=args.ply)
+    a = analyse(_game_of_file(text, args.game, args.record), ply=args.ply)
     failed = None
     if args.svg is not None:
         try:
@@ -252,10 +253,24 @@ def _read_record(name: str, stdin: Any) -> str:
         raise NotationError(f"{where} is not UTF-8 text (byte {e.start}): a game record is JSON text") from None
     if not text.strip():
         raise NotationError(f"{where} is empty: a game record is JSON text, as Game.to_json writes it")
-    if text.lstrip()[:1] != "{":
+    if text.lstrip()[:1] != "{" and not looks_like_match_file(text):
         raise NotationError(f"{where} does not hold a game record: it is JSON text starting with '{{', "
-                            "as Game.to_json writes it")
+                            "as Game.to_json writes it, or a game file (.mat, SGF)")
     return text
+
+
+def _game_of_file(text: str, number: int | None, name: str) -> Any:
+    """The JSON record as it is, or game ``number`` (default 1) of a game file (.mat, SGF, the
+    .mat-style text of Mexican and Mini-Gam): its checker play is analysed, not its cube actions."""
+    if text.lstrip()[:1] == "{":
+        if number is not None:
+            raise NotationError(f"--game picks a game of a match file (.mat, SGF), but {name!r} is one game record")
+        return text
+    match = read_match(text)
+    if number is None and len(match) > 1:
+        note(f"{name!r} holds {len(match)} games: analysing game 1 (--game N picks another); "
+             "cube decisions are not analysed")
+    return match[1 if number is None else number].game
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
@@ -324,7 +339,9 @@ def add_subcommands(sub: Any) -> None:
     hi.set_defaults(func=_cmd_hint, bot=None)  # --bot heuristic|random: a rollout of --games by that bot
 
     an = sub.add_parser("analyse", help="analyse a game record: every decision judged, error rates, luck")
-    an.add_argument("record", metavar="RECORD", help="a game record (JSON, as Game.to_json writes it), or - for stdin")
+    an.add_argument("record", metavar="RECORD", help="a game record (JSON, as Game.to_json writes it), a game file "
+                    "(.mat, SGF), or - for stdin")
+    an.add_argument("--game", type=positive_int, metavar="N", help="the game of a match file to analyse (default 1)")
     an.add_argument("--ply", type=int, choices=(0, 1, 2), default=0, help="the net's look-ahead (default 0)")
     an.add_argument("--json", action="store_true", help="print JSON")
     an.add_argument("--svg", metavar="PATH", help="also write the chart of White's winning chance to PATH")

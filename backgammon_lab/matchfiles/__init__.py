@@ -13,13 +13,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from .jellyfish import read_mat, write_mat
-from .model import CubeAction, GameResult, Match, MatchFileError, MatchGame, detect_format
+from .model import CubeAction, GameResult, Match, MatchFileError, MatchGame, detect_format, looks_like_match_file
 from .sgf import read_sgf, write_sgf
 from .varianttext import read_variant_text, write_variant_text
 from .xgid import Xgid, position_from_xgid, read_xgid, xgid
 
 __all__ = ["Match", "MatchGame", "CubeAction", "GameResult", "MatchFileError", "load_match", "read_match",
-           "detect_format", "read_mat", "write_mat", "read_sgf", "write_sgf",
+           "detect_format", "looks_like_match_file", "read_mat", "write_mat", "read_sgf", "write_sgf",
            "read_variant_text", "write_variant_text", "Xgid", "read_xgid", "position_from_xgid", "xgid"]
 
 

@@ -31,7 +31,7 @@ from ..variants import Variant, find_variant
 
 __all__ = ["MatchFileError", "CubeAction", "GameResult", "MatchGame", "Match", "GameBuilder", "register_format",
            "FORMATS", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
-           "resolve_stops"]
+           "resolve_stops", "looks_like_match_file"]
 
 CubeKind = Literal["double", "take", "drop", "beaver"]
 EndKind = Literal["bearoff", "drop", "resign", "forfeit"]
@@ -289,6 +289,13 @@ class Match:
         return (f"<Match {self.variant.name} {what} {self.players[0]} - {self.players[1]}: "
                 f"{len(self.games)} game{'s' if len(self.games) != 1 else ''}, score {self.score[0]}-"
                 f"{self.score[1]}{', incomplete' if self.error else ''}>")
+
+
+def looks_like_match_file(text: str) -> bool:
+    """True for text that is a game file rather than a JSON record: SGF (``(;``), or text with a
+    ``Game N`` line (a .mat file or the .mat-style text of our variants)."""
+    t = text.lstrip("\ufeff \t\r\n")
+    return t.startswith("(;") or re.search(r"^\s*Game\s+\d+\s*$", t[:200_000], re.M | re.I) is not None
 
 
 def detect_format(text: str) -> str:
