@@ -23,6 +23,7 @@ quoted, from :meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -30,6 +31,7 @@ from typing import Any
 
 from . import position as _position
 from .errors import AmbiguousMoveError, IllegalMoveError, VariantError, show
+from .kernels import movegen, refusal_condition, step_rule_parts
 from .moves import coerce_step, parse_steps
 from .position import Play, Position, Roll, Step
 from .variants import Rule, StepCheck
@@ -114,55 +116,7 @@ def judge(b, s, d):
 {judge_lines}
     return None
 
-
-def midgame(b0, orders, two, OPP_BAR=OPP_BAR, CAP=CAP):
-    d1, d2 = orders[0]
-    first = steps(b0, d1)
-    second = steps(b0, d2)
-    d = d2
-    for s1, t1, b, hit1 in first:
-        for s, t, _nb, _hit in second:
-            if {source}:
-                continue  # the first step took the only checker on that point
-            lst = list(b)
-            lst[s] -= 1
-            x = lst[t]
-            if x == -1:
-                lst[t] = 1
-                lst[OPP_BAR] += 1
-            else:
-                lst[t] = x + 1
-            key = tuple(lst)
-            if key not in two:
-                two[key] = [(s1, t1, d1, hit1), (s, t, d2, x == -1)]
-    for dfirst, d, singles in ((d1, d2, first), (d2, d1, second)):
-        for s1, s, b, hit1 in singles:
-            t = s - d
-            if t > 0:
-                x = b[t]
-                if {land}:
-                    continue
-                lst = list(b)
-                lst[s] -= 1
-                if x == -1:
-                    lst[t] = 1
-                    lst[OPP_BAR] += 1
-                else:
-                    lst[t] = x + 1
-                key = tuple(lst)
-                if key not in two:
-                    two[key] = [(s1, s, dfirst, hit1), (s, t, d, x == -1)]
-    return bool(two)
 """
-
-
-def _cond(c: StepCheck) -> str:
-    """A check's whole refusal condition as one expression."""
-    return f"({c.refuses})" if c.when == "True" else f"(({c.when}) and ({c.refuses}))"
-
-
-def _any(exprs: list[str]) -> str:
-    return " or ".join(exprs) or "False"
 
 
 class _Rules:
@@ -171,7 +125,7 @@ class _Rules:
     (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
 
     __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
-                 "steps", "judge", "midgame", "midgame_ok", "source", "orders")
+                 "steps", "judge", "source", "orders", "_kernel", "_ws")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
@@ -183,38 +137,39 @@ class _Rules:
         self.low_first = variant.low_die_first
         self.checks: tuple[StepCheck, ...] = tuple(variant.step_checks())
         self.orders = {(a, b): variant.dice_orders((a, b)) for a in range(1, 7) for b in range(1, 7)}
-        by = {at: [c for c in self.checks if c.at == at] for at in ("source", "move", "land", "off")}
-        if [c.code for c in by["source"]] != ["no_checker"]:
+        if [c.code for c in self.checks if c.at == "source"] != ["no_checker"]:
             raise VariantError(f"variant {variant.name!r}: the one 'source' check is no_checker")
 
         judge_lines = []
         for i, c in enumerate(self.checks):
             guard = {"land": "t > 0 and ", "off": "t <= 0 and "}.get(c.at, "")
-            judge_lines.append(f"    if {guard}{_cond(c)}:\n        return {i}, t, x, hi")
-        # Bear-off checks with no condition on the step itself are tested once per board.
-        off_board = [c for c in by["off"] if c.refuses == "True"]
-        off_step = [c for c in by["off"] if c.refuses != "True"]
-        self.source = _STEPS_SRC.format(
-            source=by["source"][0].refuses,
-            move_gate=_any([f"({c.when})" for c in by["move"]]), move=_any([_cond(c) for c in by["move"]]),
-            land=_any([_cond(c) for c in by["land"]]),
-            off_gate=_any([f"({c.when})" for c in off_board]), off=_any([_cond(c) for c in off_step]),
-            judge_lines="\n".join(judge_lines))
+            judge_lines.append(f"    if {guard}{refusal_condition(c)}:\n        return {i}, t, x, hi")
+        self.source = _STEPS_SRC.format(**step_rule_parts(self.checks), judge_lines="\n".join(judge_lines))
         env: dict[str, Any] = {"SOURCES": tuple(range(self.n + 1, 0, -1)), "BAR": self.n + 1,
                                "OPP_BAR": self.n + 2, "CAP": self.cap, "HOME": self.home}
         exec(compile(self.source, f"<step rules of {variant!r}>", "exec"), env)  # noqa: S102
         self.steps: Callable[[Board, int], list[tuple[int, int, Board, bool]]] = env["steps"]
         self.judge: Callable[[Board, int, int], tuple[int, int, int | None, int] | None] = env["judge"]
-        self.midgame: Callable[..., bool] = env["midgame"]
-        # The midgame shortcut (see _two_orders_midgame) holds when a step can neither open nor
-        # close a point for another step: the only landing rule is the block, no rule of moving
-        # but bar-first, which the shortcut's own conditions (bar empty) keep out.
-        self.midgame_ok = ([c.code for c in by["land"]] == ["blocked"]
-                           and all(c.code == "bar_first" for c in by["move"]))
+        self._kernel: Any = None  # the variant's whole-turn search kernel, built on the first search
+        self._ws: Any = None
 
-    def outside(self, b: Board) -> int:
-        """The mover's checkers on points above the home board (the bar not counted)."""
-        return sum(x for x in b[self.home + 1:self.n + 1] if x > 0)
+    def search(self, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
+        """The legal full plays of ``dice`` from ``b`` keyed by resulting board (in the order the
+        search first reaches them), one path each, and their length: the kernel's whole-turn search
+        (:func:`backgammon_lab.kernels.movegen`), converted at this edge."""
+        k = self._kernel
+        if k is None:
+            k = self._kernel = movegen(self.variant)
+            self._ws = threading.local()
+        ws = getattr(self._ws, "buffers", None)
+        if ws is None:  # the search's buffers, one set per thread (the kernel releases the GIL)
+            ws = self._ws.buffers = k.workspace()
+        cnt, length = k.search(k.np.array(b, dtype=k.np.int8), dice[0], dice[1], *ws)
+        boards = ws[0][:cnt].tolist()
+        if not length:
+            return {tuple(boards[0]): []}, 0
+        paths = ws[1][:cnt, :length].tolist()
+        return {tuple(bd): [(s, t, d, h == 1) for s, t, d, h in path] for bd, path in zip(boards, paths, strict=True)}, length
 
     def refusal(self, b: Board, s: int, d: int) -> tuple[StepCheck, dict[str, Any]] | None:
         """The first single-step rule that refuses moving from ``s`` with ``d`` on ``b``, with the
@@ -246,106 +201,13 @@ def _orders(r: _Rules, dice: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
     return got if got is not None else r.variant.dice_orders(dice)
 
 
-def _search(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
-    """All boards reachable using as many dice as possible, with one path to each.
-
-    Two dice: two nested loops per die order. Doubles: a depth-first search; without a stacking
-    cap the steps are taken with non-increasing start points (any legal order of same-die steps
-    can be rearranged that way, so nothing is lost and each set of steps is tried once); with a cap
-    that rearrangement can break the cap, so a seen-set prunes repeated boards instead.
-    """
-    steps = r.steps
-    a, c = dice
-    if a != c:
-        orders = _orders(r, dice)  # the variant's hook (asked once per roll): both orders, or lower first
-        two: dict[Board, list[RawStep]] = {}
-        one: dict[Board, list[RawStep]] = {}
-        if len(orders) == 2 and r.midgame_ok and b[r.n + 1] == 0 and r.outside(b) >= 2:
-            found = r.midgame(b, orders, two)
-            if found:
-                return two, 2
-            two.clear()
-        for d1, d2 in orders:
-            for s, t, nb, hit in steps(b, d1):
-                nxt = steps(nb, d2)
-                if nxt:
-                    for s2, t2, nb2, hit2 in nxt:
-                        if nb2 not in two:
-                            two[nb2] = [(s, t, d1, hit), (s2, t2, d2, hit2)]
-                elif not two and nb not in one:
-                    one[nb] = [(s, t, d1, hit)]
-        if two:
-            return two, 2
-        if one:
-            return one, 1
-        return {b: []}, 0
-    return _search_doubles(r, b, a)
-
-
-def _two_orders_midgame(r: _Rules, b: Board, orders: tuple[tuple[int, ...], ...],
-                        two: dict[Board, list[RawStep]]) -> bool:
-    """Both die orders of a non-double whose only landing rule is the block, with the bar empty and at least two
-    checkers outside the home board (so no step of the turn can bear off).
-
-    There a step never opens or closes a point for another step (only the opponent's checkers
-    block, and a hit removes a blot, which blocks nothing), bar-first and bear-off cannot come into
-    it, so the plays are: a step of one die from the board combined with a step of the other die
-    from the same board (in either order, the same result), when the second still finds a checker
-    on its start point; and one checker moving twice, through either intermediate point. Each
-    single-die step list is computed once. Returns False when no play uses both dice (the caller
-    then runs the general search, which also finds the one-die plays).
-    """
-    return r.midgame(b, orders, two)
-
-
-def _search_doubles(r: _Rules, b: Board, d: int) -> tuple[dict[Board, list[RawStep]], int]:
-    best: dict[Board, list[RawStep]] = {}
-    maxlen = 0
-    steps = r.steps
-    capped = r.cap is not None
-    seen: set[tuple[Board, int]] = set()
-
-    def rec(b: Board, left: int, top: int, path: list[RawStep]) -> None:
-        nonlocal maxlen
-        if left:
-            moved = False
-            for s, t, nb, hit in steps(b, d):
-                if capped:
-                    key = (nb, left)
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                elif s > top:
-                    continue
-                moved = True
-                path.append((s, t, d, hit))
-                rec(nb, left - 1, s, path)
-                path.pop()
-            if moved:
-                return
-            if not capped and steps(b, d):
-                return  # only steps out of order remain: this order is explored elsewhere
-        depth = len(path)
-        if depth > maxlen:
-            maxlen = depth
-            best.clear()
-        if depth == maxlen and b not in best:
-            best[b] = list(path)
-
-    rec(b, 4, r.n + 1, [])
-    return best, maxlen
-
-
 def _legal(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
-    """The legal full plays of ``dice`` from ``b``, keyed by resulting board, and their length."""
-    best, maxlen = _search(r, b, dice)
-    if maxlen == 1 and dice[0] != dice[1] and not r.low_first:
-        hi = max(dice)
-        # Only one die can be played: the larger one when it can (standard, G5).
-        big = r.steps(b, hi)
-        if big:
-            best = {nb: [(s, t, hi, hit)] for s, t, nb, hit in big}
-    return best, maxlen
+    """The legal full plays of ``dice`` from ``b``, keyed by resulting board, and their length.
+
+    The whole-turn rules (use as many dice as possible, die orders, doubles, the lower die first,
+    the larger die when only one can be played) are the kernel's search, the one in the package.
+    """
+    return r.search(b, dice)
 
 
 def _dice(dice: Any) -> tuple[int, int]:

@@ -29,7 +29,7 @@ from typing import Any
 from ..variants import StepCheck, Variant
 from ._jit import COMPILED
 
-__all__ = ["COMPILED", "cache_dir", "movegen", "step_rule_parts", "kernel_source"]
+__all__ = ["COMPILED", "cache_dir", "movegen", "step_rule_parts", "refusal_condition", "kernel_source"]
 
 
 def cache_dir() -> Path:
@@ -39,8 +39,8 @@ def cache_dir() -> Path:
     return Path(base) / "backgammon_lab"
 
 
-def _cond(c: StepCheck) -> str:
-    """A check's whole refusal condition as one expression."""
+def refusal_condition(c: StepCheck) -> str:
+    """A check's whole refusal condition (``when`` and ``refuses``) as one expression."""
     return f"({c.refuses})" if c.when == "True" else f"(({c.when}) and ({c.refuses}))"
 
 
@@ -61,10 +61,10 @@ def step_rule_parts(checks: tuple[StepCheck, ...]) -> dict[str, str]:
     return {
         "source": by["source"][0].refuses,
         "move_gate": _any([f"({c.when})" for c in by["move"]]),
-        "move": _any([_cond(c) for c in by["move"]]),
-        "land": _any([_cond(c) for c in by["land"]]),
+        "move": _any([refusal_condition(c) for c in by["move"]]),
+        "land": _any([refusal_condition(c) for c in by["land"]]),
         "off_gate": _any([f"({c.when})" for c in off_board]),
-        "off": _any([_cond(c) for c in off_step]),
+        "off": _any([refusal_condition(c) for c in off_step]),
     }
 
 

@@ -99,7 +99,7 @@ def apply_step(b, s, t, out):
 def row_hash(row, w):
     h = 7
     for i in range(w):
-        h = (h * 31 + row[i] + 17) & MASK
+        h = (h * 31 + int(row[i]) + 17) & MASK
     return h
 
 

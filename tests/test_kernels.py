@@ -1,0 +1,181 @@
+"""The compiled kernels against the Python paths: the search, the encodings, self-play, TD(lambda).
+
+The whole-turn search is one source (``backgammon_lab/kernels/movegen_template.py``) that runs
+compiled with numba or as plain Python; before it replaced the pure-Python tuple search, the two gave
+byte-identical results (plays, their order and their paths) on the 100,000 seeded random positions
+per variant of ``tests/data/movegen_digests.json`` (``sha256``, the Python search's digest); the
+kernel's digest of the same results (``kernel_sha256``) is checked here on every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon_lab.analysis import selfplay
+from backgammon_lab.analysis.nets import Net, encode
+from backgammon_lab.analysis.train import Trainer
+from backgammon_lab.engine import KEEP, REROLL, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, advance, start_state
+from backgammon_lab.kernels import COMPILED, movegen
+from backgammon_lab.position import Roll
+from backgammon_lab.variants import find_variant
+
+sys.path.insert(0, str(Path(__file__).parent))
+from randpos import random_board, random_cases  # noqa: E402
+
+DIGESTS = json.loads((Path(__file__).parent / "data" / "movegen_digests.json").read_text())
+VARIANTS = ("standard", "mexican", "minigam")
+
+
+def _digest(name: str, cases: list) -> tuple[str, int]:
+    v = find_variant(name)
+    k = movegen(v)
+    ws = k.workspace()
+    h = hashlib.sha256()
+    plays = 0
+    for b, d in cases:
+        cnt, ml = k.search(np.array(b, np.int8), d[0], d[1], *ws)
+        plays += cnt
+        h.update(bytes([ml]))
+        h.update(ws[0][:cnt].tobytes())
+        h.update(ws[1][:cnt, :ml].tobytes())
+    return h.hexdigest(), plays
+
+
+def test_numba_compiles_the_kernels_here() -> None:
+    assert COMPILED, "numba is a required dependency: the kernels should be compiled"
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_search_kernel_gives_the_recorded_plays_on_100k_random_positions(name: str) -> None:
+    want = DIGESTS[name]
+    got, plays = _digest(name, random_cases(find_variant(name), want["cases"], want["seed"]))
+    assert plays == want["plays"]
+    assert got == want["kernel_sha256"]
+
+
+def test_random_boards_cover_bar_bear_off_doubles_and_the_cap() -> None:
+    import random
+
+    rng = random.Random(5)
+    mex = find_variant("mexican")
+    boards = [random_board(mex, rng) for _ in range(2000)]
+    assert any(b[25] > 0 for b in boards)  # on the bar
+    assert any(all(x <= 0 for x in b[7:25]) and b[25] == 0 for b in boards)  # all home: bearing off
+    assert any(5 in b[1:25] for b in boards)  # a point at the cap
+    assert all(max(b[1:25]) <= 5 and min(b[1:25]) >= -5 for b in boards)
+    assert all(b[0] + sum(x for x in b[1:26] if x > 0) == 15 for b in boards)
+
+
+_UNCOMPILED = """
+import json, sys
+sys.path.insert(0, {tests!r})
+from randpos import random_cases
+from test_kernels import _digest
+from backgammon_lab.kernels import COMPILED
+from backgammon_lab.variants import find_variant
+assert not COMPILED
+print(json.dumps({{n: _digest(n, random_cases(find_variant(n), 150, 77)) for n in {names!r}}}))
+"""
+
+
+def test_the_same_search_source_runs_uncompiled_with_the_same_plays() -> None:
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    code = _UNCOMPILED.format(tests=str(Path(__file__).parent), names=list(VARIANTS))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    plain = json.loads(out)
+    for name in VARIANTS:
+        assert list(_digest(name, random_cases(find_variant(name), 150, 77))) == plain[name]
+
+
+@pytest.mark.parametrize("name,enc", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24x"),
+                                      ("minigam", "strip")])
+def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
+    import random
+
+    v = find_variant(name)
+    k = selfplay.kernel(v, enc)
+    net = Net.create(v, hidden=12, seed=4, encoding=enc)
+    w1t = np.ascontiguousarray(net.w1.T)
+    rng = random.Random(8)
+    x = np.zeros(net.inputs)
+    h = np.zeros(net.hidden)
+    out = np.zeros(len(net.outputs))
+    for _ in range(400):
+        b = random_board(v, rng)
+        opp_off = v.checkers - sum(-y for y in b[1:v.points + 1] if y < 0) - b[v.points + 2]
+        k.encode(np.array(b, np.int8), opp_off, x)
+        want = encode(v, [b], [opp_off], enc)[0]
+        assert np.abs(x - want).max() < 1e-12
+        k.forward(x, w1t, net.b1, net.w2, net.b2, h, out)
+        assert np.abs(out - net.evaluate([b], [opp_off])[0]).max() < 1e-9
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_random_self_play_kernel_follows_the_engine_event_by_event(name: str) -> None:
+    """Whole random games in the kernel, replayed through engine.advance with the same dice and
+    choices: the same phases, players, rolls, numbers of plays, dice used, naming and result."""
+    v = find_variant(name)
+    k = selfplay.kernel(v, "td24" if v.points == 24 else "strip")
+    nin = k.NIN
+    zeros = (np.zeros((nin, 1)), np.zeros(1), np.zeros((1, 1)), np.zeros(1),
+             np.zeros((1, nin, 1)), np.zeros((1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1)))
+    ws = selfplay.workspace(v)
+    start = selfplay.start_board(v)
+    kinds: set[int] = set()
+    for seed in range(25):
+        log = np.zeros((6000, 8), np.int64)
+        winner, points, _plies, n = k.play_game(start, selfplay.dice_seed(seed), 0, False, *zeros, 0.0, 0.0, ws, log)
+        assert n < len(log)
+        s = start_state(v)
+        lost = False  # did the last action's dice have no legal move (the engine passed the turn)?
+        for kind, turn, a, c, choice, cnt, used, _ in log[:n].tolist():
+            kinds.add(kind)
+            if kind == 1:
+                assert s.phase is Phase.OPENING
+                s, _ = advance(s, OpeningRoll(a, c))
+            elif kind == 2:
+                assert s.phase is Phase.CHOICE and (s.player == "white") == (turn == 0)
+                s, events = advance(s, KEEP if choice else REROLL)
+                lost = any(type(e).__name__ == "TurnLost" for e in events)
+            elif kind == 3:
+                assert s.phase is Phase.ROLL and (s.player == "white") == (turn == 0)
+                s, events = advance(s, RollDice(Roll(a, c)))
+                lost = any(type(e).__name__ == "TurnLost" for e in events)
+            elif kind == 4:
+                if used == 0:
+                    assert lost, "the kernel found no move where the engine did"
+                    continue
+                assert s.phase is Phase.PLAY and s.plays is not None
+                assert (len(s.plays), s.plays.length) == (cnt, used)
+                s, _ = advance(s, MakePlay(s.plays[choice]))
+            elif kind == 5:
+                assert s.phase is Phase.NAME
+                s, events = advance(s, NameDoubles(choice))
+                lost = any(type(e).__name__ == "TurnLost" for e in events)
+        assert s.phase is Phase.OVER
+        assert (s.winner == "white") == (winner == 0) and s.points == points
+    assert {1, 3, 4} <= kinds and (kinds >= {2, 5} or not v.mexican)
+
+
+@pytest.mark.parametrize("name,enc", [("minigam", "strip"), ("standard", "td24x"), ("mexican", "td24x")])
+def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: str) -> None:
+    a = Net.create(name, hidden=8, seed=5, encoding=enc)
+    b = a.copy()
+    ta, tb = Trainer(a, seed=9, alpha=0.1, average=3), Trainer(b, seed=9, alpha=0.1, average=3)
+    for _ in range(2):
+        ta.play_game()
+        ta._average_step()
+    tb.train(2)
+    assert int(ta.dice[0]) == int(tb.dice[0])
+    for x, y in ((a.w1, b.w1), (a.b1, b.b1), (a.w2, b.w2), (a.b2, b.b2)):
+        assert np.abs(x - y).max() < 1e-9 and np.abs(x).max() > 0
+    assert ta.averaged is not None and tb.averaged is not None
+    assert np.abs(ta.averaged.w1 - tb.averaged.w1).max() < 1e-9
