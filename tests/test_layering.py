@@ -12,6 +12,8 @@ from backgammon_lab import Position, legal_plays
 from backgammon_lab.game import Game
 from backgammon_lab.notation import parse_position
 g = Game("mexican", seed=1).play_random()
+from backgammon_lab.matchfiles import Match
+Match.from_mat(Match.from_games([g]).to_mat())
 legal_plays(Position.start("minigam"), (3, 1))
 str(Position.start("standard")); Position.start("standard").position_id()
 heavy = ("svgwrite", "ipywidgets", "anywidget", "traitlets", "numpy", "backgammon_lab.svg",
@@ -34,7 +36,9 @@ def test_pictures_are_imported_lazily_when_asked_for() -> None:
 
 # The core's layers, lowest first: a module imports only modules of earlier layers (issue 9).
 CORE_LAYERS = [["errors"], ["variants.base"], ["variants.standard", "variants.mexican", "variants.minigam"],
-               ["variants"], ["textforms"], ["position"], ["moves"], ["rules"], ["notation"], ["engine"], ["game"]]
+               ["variants"], ["textforms"], ["position"], ["moves"], ["rules"], ["notation"], ["engine"], ["game"],
+               ["matchfiles.xgid", "matchfiles.model"], ["matchfiles.jellyfish", "matchfiles.sgf", "matchfiles.varianttext"],
+               ["matchfiles"]]
 
 
 def _is_module(dotted: str) -> bool:
