@@ -53,9 +53,8 @@ class MatchFileError(NotationError):
             where.append(f"game {game}")
         if move is not None:
             where.append(f"move {move}")
-        quoted = f" {show(text, 120)}" if text is not None else ""
-        prefix = ", ".join(where)
-        super().__init__(f"{prefix}{quoted}: {message}" if prefix or quoted else message)
+        head = " ".join(p for p in (", ".join(where), show(text, 120) if text is not None else "") if p)
+        super().__init__(f"{head}: {message}" if head else message)
         self.game = game
         self.move = move
         self.text = text
