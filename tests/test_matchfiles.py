@@ -379,7 +379,6 @@ KNOWN_FAULTS = {
     "Wakagashira-nori-2009Feb092110.txt": "without a move, but it has legal plays",
     "Wakagashira-nori-2009Feb092123.txt": "without a move, but it has legal plays",
     "nicksbar-nori-2009Jan302316.txt": "without a move, but it has legal plays",
-    "willvlc-nori-2009Mar021903.txt": "not 5",
     # lassehjorthmadsen/bglab (Backgammon Galaxy and Backgammon Studio)
     "Minchy - Llabba 13pt Backgammon Studio 2023_02_24 19_44_27.txt": "not 4016",
     "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt": "not 4016",
