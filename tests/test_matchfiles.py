@@ -449,3 +449,14 @@ def test_match_from_games_scores_finished_games() -> None:
     with pytest.raises(NotationError, match="one variant a match"):
         Match.from_games([games[0], Game("mexican", seed=1)])
     assert find_variant("standard") == m.variant
+
+
+def test_a_beaver_doubles_the_cube_again_and_the_beaverer_owns_it() -> None:
+    text = (" 0 point match\n\n Game 1\n alice : 0                      bob : 0\n"
+            "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Beavers => 4                42: 8/4 6/4\n"
+            "  3)  Doubles => 8\n")
+    m = Match.from_mat(text)
+    assert [(c.player, c.kind, c.value) for c in m[1].cube] == [("black", "double", 2), ("white", "beaver", 4),
+                                                                ("white", "double", 8)]
+    same_games(m, Match.from_mat(m.to_mat()))
+    same_games(m, Match.from_sgf(m.to_sgf()))
