@@ -22,8 +22,18 @@ import pytest
 from backgammon_lab.analysis import selfplay
 from backgammon_lab.analysis.nets import Net, encode
 from backgammon_lab.analysis.train import Trainer
-from backgammon_lab.engine import KEEP, REROLL, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, advance, start_state
-from backgammon_lab.kernels import COMPILED, movegen
+from backgammon_lab.engine import (
+    KEEP,
+    REROLL,
+    MakePlay,
+    NameDoubles,
+    OpeningRoll,
+    Phase,
+    RollDice,
+    advance,
+    start_state,
+)
+from backgammon_lab.kernels import compiled, movegen
 from backgammon_lab.position import Roll
 from backgammon_lab.variants import find_variant
 
@@ -50,7 +60,7 @@ def _digest(name: str, cases: list) -> tuple[str, int]:
 
 
 def test_numba_compiles_the_kernels_here() -> None:
-    assert COMPILED, "numba is a required dependency: the kernels should be compiled"
+    assert compiled(), "numba is a required dependency: the kernels should be compiled"
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -79,9 +89,9 @@ import json, sys
 sys.path.insert(0, {tests!r})
 from randpos import random_cases
 from test_kernels import _digest
-from backgammon_lab.kernels import COMPILED
+from backgammon_lab.kernels import compiled
 from backgammon_lab.variants import find_variant
-assert not COMPILED
+assert not compiled()
 print(json.dumps({{n: _digest(n, random_cases(find_variant(n), 150, 77)) for n in {names!r}}}))
 """
 

@@ -16,7 +16,7 @@ from backgammon_lab.matchfiles import Match
 Match.from_mat(Match.from_games([g]).to_mat())
 legal_plays(Position.start("minigam"), (3, 1))
 str(Position.start("standard")); Position.start("standard").position_id()
-heavy = ("svgwrite", "ipywidgets", "anywidget", "traitlets", "numpy", "backgammon_lab.svg",
+heavy = ("svgwrite", "ipywidgets", "anywidget", "traitlets", "backgammon_lab.svg",
          "backgammon_lab.widgets", "backgammon_lab.analysis")
 print(",".join(m for m in heavy if m in sys.modules))
 """
@@ -24,6 +24,14 @@ print(",".join(m for m in heavy if m in sys.modules))
 
 def test_core_imports_no_rendering_widgets_or_analysis() -> None:
     out = subprocess.run([sys.executable, "-c", CORE_USE], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ""
+
+
+def test_importing_the_package_loads_no_numpy_numba_or_kernel() -> None:
+    """The compiled search (numba, numpy) loads with the first search, not with the package."""
+    code = ("import sys, backgammon_lab; from backgammon_lab import Position; Position.start('standard'); "
+            "print(','.join(m for m in ('numpy', 'numba') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ""
 
 
@@ -36,7 +44,8 @@ def test_pictures_are_imported_lazily_when_asked_for() -> None:
 
 # The core's layers, lowest first: a module imports only modules of earlier layers (issue 9).
 CORE_LAYERS = [["errors"], ["variants.base"], ["variants.standard", "variants.mexican", "variants.minigam"],
-               ["variants"], ["textforms"], ["position"], ["moves"], ["rules"], ["notation"], ["engine"], ["game"],
+               ["variants"], ["kernels._jit", "kernels.movegen_template"], ["kernels"], ["textforms"], ["position"],
+               ["moves"], ["rules"], ["notation"], ["engine"], ["game"],
                ["matchfiles.xgid", "matchfiles.model"], ["matchfiles.jellyfish", "matchfiles.sgf", "matchfiles.varianttext"],
                ["matchfiles"]]
 

@@ -12,7 +12,8 @@ compiles it once per machine and loads it from its on-disk cache afterwards. Not
 or compiled when the package is imported: the first search of a variant does it.
 
 With numba absent or disabled (``NUMBA_DISABLE_JIT=1`` or ``BACKGAMMON_LAB_JIT=0``) the same
-source runs as plain Python (:data:`COMPILED` is then false).
+source runs as plain Python (:func:`compiled` is then false). Importing this package imports
+neither numba nor numpy: the first kernel does.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from types import ModuleType
 from typing import Any
 
 from ..variants import StepCheck, Variant
-from ._jit import COMPILED
+from ._jit import compiled
+from .movegen_template import TEMPLATE
 
-__all__ = ["COMPILED", "cache_dir", "movegen", "step_rule_parts", "refusal_condition", "kernel_source"]
+__all__ = ["compiled", "cache_dir", "movegen", "step_rule_parts", "refusal_condition", "kernel_source"]
 
 
 def cache_dir() -> Path:
@@ -78,8 +80,6 @@ def _midgame_ok(checks: tuple[StepCheck, ...]) -> bool:
 
 def kernel_source(variant: Variant) -> str:
     """The move-generation kernel's source for ``variant`` (see the module docstring)."""
-    from .movegen_template import TEMPLATE
-
     checks = tuple(variant.step_checks())
     orders = [[[[0, 0]] * 2 for _ in range(7)] for _ in range(7)]
     norders = [[0] * 7 for _ in range(7)]
@@ -92,7 +92,7 @@ def kernel_source(variant: Variant) -> str:
                 orders[a][c] = [list(o) for o in got] + [[0, 0]] * (2 - len(got))
             norders[a][c] = len(got)
     return TEMPLATE.format(
-        variant_repr=repr(variant), n=variant.points, home=variant.home,
+        n=variant.points, home=variant.home,
         cap=variant.stacking_cap if variant.stacking_cap is not None else 0,
         capped=variant.stacking_cap is not None, low_first=bool(variant.low_die_first),
         midgame_ok=_midgame_ok(checks), orders=orders, norders=norders, **step_rule_parts(checks))

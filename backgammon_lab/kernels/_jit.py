@@ -1,8 +1,9 @@
 """The one switch between compiled and plain Python kernels.
 
-``njit`` is :func:`numba.njit` with the on-disk cache when numba can be imported and is not
-disabled (``NUMBA_DISABLE_JIT=1``, or ``BACKGAMMON_LAB_JIT=0``); otherwise it returns the function
-unchanged, so the same source runs as plain Python over numpy arrays.
+:func:`njit` compiles a kernel function with :func:`numba.njit` (``nopython``, the on-disk cache)
+when numba can be imported and is not disabled (``NUMBA_DISABLE_JIT=1``, or
+``BACKGAMMON_LAB_JIT=0``); otherwise it returns the function unchanged, so the same source runs as
+plain Python over numpy arrays. numba is imported by the first kernel, never by this module.
 """
 
 from __future__ import annotations
@@ -12,20 +13,33 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+_STATE: list[Any] = []  # [numba module or None], filled on first use
 
-try:  # numba is a required dependency; the fallback keeps the rules working where it cannot load
-    if os.environ.get("BACKGAMMON_LAB_JIT", "1") == "0":
-        raise ImportError("disabled by BACKGAMMON_LAB_JIT=0")
-    import numba as _numba
 
-    COMPILED: bool = not _numba.config.DISABLE_JIT
-except ImportError:  # pragma: no cover - exercised by the NUMBA-free CI subset
-    _numba = None
-    COMPILED = False
+def _numba() -> Any:
+    if not _STATE:
+        mod: Any = None
+        if os.environ.get("BACKGAMMON_LAB_JIT", "1") != "0":
+            try:  # numba is a required dependency; without it the rules still work, uncompiled
+                import numba as mod
+
+                if mod.config.DISABLE_JIT:
+                    mod = None
+            except ImportError:  # pragma: no cover - a broken or missing numba
+                mod = None
+        _STATE.append(mod)
+    return _STATE[0]
+
+
+def compiled() -> bool:
+    """True when kernels are compiled by numba (imports numba on the first call)."""
+    return _numba() is not None
 
 
 def njit(fn: F) -> F:
-    """Compile ``fn`` with numba (``nopython``, cached on disk), or leave it as plain Python."""
-    if not COMPILED or _numba is None:
+    """Compile ``fn`` with numba (``nopython``, cached on disk, releasing the GIL), or leave it as
+    plain Python."""
+    nb = _numba()
+    if nb is None:
         return fn
-    return _numba.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+    return nb.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
