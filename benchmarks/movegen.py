@@ -9,8 +9,12 @@ OpenSpiel self-play by ``tests/peers.py``, bar, doubles and bear-off positions a
   mover's-eye tuples the generator works on;
 * GNU Backgammon: ``gnubg_nn.moves`` alone, and with every resulting key decoded into a board;
 * OpenSpiel: the full-turn search (both half-turn actions of doubles) over ``legal_actions``;
+* ours, the compiled search alone: the kernel's ``search`` on int8 boards (what self-play and
+  the trainer call), no Python objects built;
 * random self-play games per second: each of our variants through ``Game.play_random`` (the
-  whole turn flow: openings, re-rolls, Mexicans, history for undo) beside OpenSpiel's standard game.
+  whole turn flow: openings, re-rolls, Mexicans, history for undo) and through the compiled
+  self-play kernel (``analysis.selfplay.random_games``: the same flow, no history), beside
+  OpenSpiel's standard game.
 
 Throughput is positions (inputs) per second and resulting positions per second; the best of
 ``--repeat`` runs is printed, since other processes on the machine can only slow a run down.
@@ -37,9 +41,9 @@ def best(fn, repeat: int) -> tuple[float, float]:
     """Run ``fn`` (returns (count, results)) ``repeat`` times; best rates per second."""
     rates = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         count, results = fn()
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         rates.append((count / dt, results / dt))
     return max(rates)
 
@@ -71,6 +75,22 @@ def main() -> None:
             n += len(legal_boards(pos, d))
         return len(ours_in), n
 
+    import numpy as np
+
+    from backgammon_lab.kernels import movegen
+
+    kern = movegen(ours_in[0][0].variant)
+    ws = kern.workspace()
+    arrays = [(np.array(pos.board(), np.int8), int(d[0]), int(d[1])) for pos, d in ours_in]
+    kern.search(arrays[0][0], 3, 1, *ws)
+
+    def ours_kernel() -> tuple[int, int]:
+        n = 0
+        search = kern.search
+        for b, d1, d2 in arrays:
+            n += search(b, d1, d2, *ws)[0]
+        return len(arrays), n
+
     def gnubg_moves() -> tuple[int, int]:
         n = 0
         moves = g.moves
@@ -91,6 +111,7 @@ def main() -> None:
     rows = [
         ("ours: legal_plays + Position objects", best(ours_plays, args.repeat)),
         ("ours: legal_boards (tuples)", best(ours_boards, args.repeat)),
+        ("ours: compiled search (int8 boards)", best(ours_kernel, args.repeat)),
         ("gnubg-nn: moves (keys only)", best(gnubg_moves, args.repeat)),
         ("gnubg-nn: moves + keys decoded", best(gnubg_decoded, args.repeat)),
         ("OpenSpiel: full-turn search", max(peers.openspiel_moves_per_second(samples[: max(200, args.positions // 4)])
@@ -100,9 +121,10 @@ def main() -> None:
     print(f"{'generator':<40} {'positions/s':>12} {'results/s':>12}")
     for name, (a, b) in rows:
         print(f"{name:<40} {a:>12,.0f} {b:>12,.0f}")
-    ratio = rows[0][1][0] / rows[3][1][0]
+    ratio = rows[0][1][0] / rows[4][1][0]
     print(f"ratio ours (legal_plays) / gnubg-nn (decoded): {ratio:.2f}")
-    print(f"ratio ours (legal_boards) / gnubg-nn (decoded): {rows[1][1][0] / rows[3][1][0]:.2f}")
+    print(f"ratio ours (legal_boards) / gnubg-nn (decoded): {rows[1][1][0] / rows[4][1][0]:.2f}")
+    print(f"ratio ours (compiled search) / gnubg-nn (decoded): {rows[2][1][0] / rows[4][1][0]:.2f}")
     print()
     print(f"Random self-play, {args.games} games each (games/s)")
     for variant in ("standard", "mexican", "minigam"):
@@ -110,7 +132,18 @@ def main() -> None:
             for s in range(args.games):
                 Game(variant, seed=s).play_random(random.Random(s))
             return args.games, 0
-        print(f"{'ours: ' + variant:<40} {best(run, 1)[0]:>12,.0f}")
+        print(f"{'ours: ' + variant + ' (Game.play_random)':<40} {best(run, 1)[0]:>12,.0f}")
+        from backgammon_lab.analysis.selfplay import random_games
+        from backgammon_lab.variants import find_variant
+
+        v = find_variant(variant)
+        random_games(v, 1)
+        many = args.games * 10
+
+        def compiled(v: object = v, many: int = many) -> tuple[int, int]:
+            random_games(v, many, seed=1)  # type: ignore[arg-type]
+            return many, 0
+        print(f"{'ours: ' + variant + ' (compiled kernel)':<40} {best(compiled, args.repeat)[0]:>12,.0f}")
     os_rate = max(peers.openspiel_random_games_per_second(args.games, seed=s) for s in range(args.repeat))
     print(f"{'OpenSpiel: standard':<40} {os_rate:>12,.0f}")
 

@@ -48,4 +48,13 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium ];
 else
   rm -f "$CHROMIUM_NOTE"
 fi
+# the compiled move generator: numba compiles it once per machine into the user's cache (about a
+# minute on a cold cache; seconds afterwards), so that the first click or hint does not wait for it
+echo "setup: compiling the move generator (once per machine)" >&2
+"$PY" -c 'import json, time
+from backgammon_lab import Position, legal_plays
+t = time.perf_counter()
+for v in ("standard", "mexican", "minigam"):
+    legal_plays(Position.start(v), (3, 1)); legal_plays(Position.start(v), (2, 2))
+print("setup: move generator ready in %.1f s" % (time.perf_counter() - t))' >&2
 echo "setup: done; Python is $PY" >&2
