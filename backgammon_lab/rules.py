@@ -1,14 +1,15 @@
 """Legal plays, legal steps and explanations of illegal steps, for every variant.
 
-The generator works on the mover's-eye board tuple of :meth:`Position.board`:
-``(off, p1, ..., pN, bar, opponent_bar)``, the mover's checkers positive. Tuples are cheap to copy,
-hash and compare, so a full turn is a depth-first search with a seen-set and plays are
-deduplicated by the board they lead to.
+The plays of a roll come from the variant's compiled search kernel
+(:func:`backgammon_lab.kernels.movegen`, the package's one whole-turn search), converted here into
+the mover's-eye board tuples of :meth:`Position.board` (``(off, p1, ..., pN, bar, opponent_bar)``,
+the mover's checkers positive), one play per resulting board, in the order the search reaches them.
 
 Where one checker may go with one die, and why not, is written once per variant: the rows of
 :meth:`Variant.step_checks() <backgammon_lab.variants.Variant.step_checks>` (no checker, bar first
 (M9), a blocked point, the stacking cap (M6), the bear-off rules (M10, G4, G6)). Each variant's rows
-are compiled into the generator's inner loops and into a judge; :func:`explain_step` reports the
+are pasted into the search kernel and into this module's step generator and judge;
+:func:`explain_step` reports the
 first row the judge finds refusing a step, so a refusal's reason is the check that refused it.
 
 The rules of the whole play come from the variant's facts:
@@ -121,7 +122,7 @@ def judge(b, s, d):
 
 class _Rules:
     """The facts of a variant unpacked into locals the inner loops read fast, and the variant's
-    single-step rules compiled into the generator (``steps``, ``midgame``) and the judge
+    single-step rules compiled into the step generator (``steps``) and the judge
     (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
 
     __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
