@@ -28,7 +28,7 @@ M62 = (1 << 62) - 1
 ROLL_A = np.array([6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 2, 2, 1], dtype=np.int64)
 ROLL_B = np.array([6, 5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 4, 3, 2, 1, 3, 2, 1, 2, 1, 1], dtype=np.int64)
 # rolls (of the 21) with which a checker reaches a point d pips away (d = 1..25); see nets._rolls_reaching
-REACH = np.array({reach}, dtype=np.float64)
+REACHBITS = np.array({reach}, dtype=np.int64)  # bit r: the r-th roll
 ROLL_COUNT = np.array([1, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2, 1, 2, 2, 1, 2, 1], dtype=np.int64)
 
 
@@ -72,55 +72,47 @@ def _td_units(n, x, j):
 
 
 @njit
-def _shots(att, att_bar, blot):
-    """The chance that the attacker (att[1..N] checkers per point in its numbering, moving down)
-    hits at least one of the blots (blot[1..N], the same numbering) with one roll; blocks ignored."""
-    hit = np.zeros(21, np.int64)
+def _shots(mine, theirs, bar_theirs):
+    """The chance that the other side (theirs[1..N] in its own numbering, moving down) hits at
+    least one blot of this side (mine[1..N], its numbering) with one roll; blocks ignored. A
+    checker of theirs on its point src reaches this side's point p from src - (N + 1 - p) pips."""
+    hit = 0
     for src in range(1, N + 2):
-        occ = att_bar > 0 if src == N + 1 else att[src] > 0
+        occ = bar_theirs > 0 if src == N + 1 else theirs[src] > 0
         if not occ:
             continue
         for t in range(1, min(src, N + 1)):
-            if blot[t]:
-                for r in range(21):
-                    if REACH[src - t, r] > 0:
-                        hit[r] = 1
+            if mine[N + 1 - t] == 1:
+                hit |= REACHBITS[src - t]
     tot = 0
     for r in range(21):
-        tot += hit[r] * ROLL_COUNT[r]
+        if (hit >> r) & 1:
+            tot += ROLL_COUNT[r]
     return tot / 36.0
 
 
 @njit
 def _side_features(mine, theirs, bar_mine, bar_theirs, f, j):
     """The six td24x features of one side (mine in its own numbering), from nets.features."""
-    blot = np.zeros(N + 1, np.bool_)
     nblots = 0
     homepts = 0
-    for p in range(1, N + 1):
-        if mine[p] == 1:
-            blot[p] = True
-            nblots += 1
-        if p <= HOME and mine[p] >= 2:
-            homepts += 1
-    # the other side's numbering is this side's reversed
-    att = np.zeros(N + 1, np.int64)
-    bl = np.zeros(N + 1, np.bool_)
-    for p in range(1, N + 1):
-        att[p] = theirs[p]
-        bl[p] = blot[N + 1 - p]
-    f[j] = _shots(att, bar_theirs, bl)
-    f[j + 1] = min(nblots, 5) / 5.0
-    f[j + 2] = homepts / HOME
     run = 0
     best = 0
     for p in range(1, N + 1):
-        if mine[p] >= 2:
+        m = mine[p]
+        if m == 1:
+            nblots += 1
+        if m >= 2:
+            if p <= HOME:
+                homepts += 1
             run += 1
             if run > best:
                 best = run
         else:
             run = 0
+    f[j] = _shots(mine, theirs, bar_theirs) if nblots else 0.0
+    f[j + 1] = min(nblots, 5) / 5.0
+    f[j + 2] = homepts / HOME
     f[j + 3] = min(best, 6) / 6.0
     back = 0
     for p in range(N - HOME + 1, N + 1):
