@@ -596,7 +596,7 @@ def test_editor_import_export_round_trips() -> None:
     ed = PositionEditor(variant="standard")
     pos = Position.from_string("standard/b/bar,6x4,5x2,offx8/24x2,13x5,8x3,6x5")
     ed.position = pos
-    for fmt in ("json", "string", "id"):
+    for fmt in ("json", "string", "id", "xgid"):
         ed.format.value = fmt
         ed.export_button.click()
         text = ed.text.value
@@ -604,10 +604,10 @@ def test_editor_import_export_round_trips() -> None:
         ed.clear_button.click()
         ed.import_button.click()
         assert ed.position == pos, fmt
-    assert ed.text.value == pos.position_id()
+    assert ed.text.value.startswith("XGID=") and ":-1:00:" in ed.text.value  # Black on roll, no dice
     # Refusals keep the last valid position.
     for fmt, text in (("json", '{"variant": "standard"}'), ("string", "standard/w/6x16/-"),
-                      ("string", "nonsense"), ("id", "not an id"),
+                      ("string", "nonsense"), ("id", "not an id"), ("xgid", "XGID=-b--:0"),
                       ("json", '{"variant": "mexican", "points": [6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, '
                                '0, 0, 0, 0, 0, 0, 0], "bar": {"white": 0, "black": 0}, "off": {"white": 9, '
                                '"black": 15}, "turn": "white"}')):
@@ -620,6 +620,7 @@ def test_editor_import_export_round_trips() -> None:
     assert ed.position == Position.start("minigam", "black")
     ed.format.value = "id"
     assert ed.export_text() == "" and "Cannot export" in ed.board.message
+    assert ed.export_text("xgid") == "" and "Cannot export" in ed.board.message  # an XGID is 24 points
     assert ed.import_text("minigam/w/3x2,offx6/barx8", "string")
     assert ed.variant.name == "minigam" and ed.position.count("white", 3) == 2
 

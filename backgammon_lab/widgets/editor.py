@@ -29,6 +29,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..errors import BackgammonError
+from ..matchfiles.xgid import position_from_xgid, xgid
 from ..position import BLACK, WHITE, Player, Position, Roll
 from ..variants import Variant, find_variant
 from .board import BoardWidget
@@ -37,7 +38,7 @@ from .game import _variant_options
 __all__ = ["PositionEditor", "FORMATS"]
 
 #: Text forms the editor imports and exports.
-FORMATS = (("JSON", "json"), ("Position string", "string"), ("Position ID", "id"))
+FORMATS = (("JSON", "json"), ("Position string", "string"), ("Position ID", "id"), ("XGID", "xgid"))
 
 _Counts = tuple[tuple[int, ...], tuple[int, int], tuple[int, int]]
 
@@ -397,7 +398,8 @@ class PositionEditor(w.VBox):
         fmt = fmt or str(self.format.value)
         pos = self.position
         try:
-            out = {"json": pos.to_json_text, "string": pos.to_string, "id": pos.position_id}[fmt]()
+            out = {"json": pos.to_json_text, "string": pos.to_string, "id": pos.position_id,
+                   "xgid": lambda: xgid(pos)}[fmt]()
         except KeyError:
             self.board.message = f"Unknown format {fmt!r}."
             return ""
@@ -423,6 +425,8 @@ class PositionEditor(w.VBox):
                 pos = Position.from_string(src)
             elif fmt == "id":
                 pos = Position.from_position_id(src.strip(), self._variant, self._turn)
+            elif fmt == "xgid":  # eXtreme Gammon's XGID: a 24-point board (the current variant if it has one)
+                pos = position_from_xgid(src, self._variant if self._variant.points == 24 else "standard")
             else:
                 raise BackgammonError(f"unknown format {fmt!r}")
         except BackgammonError as e:
