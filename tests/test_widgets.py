@@ -933,3 +933,26 @@ def test_doubles_that_cannot_enter_are_shown_lost() -> None:
     assert len(lost) == 4 and all(el.get("data-value") == "6" for el in lost)
     assert gw.record_lines()[-1].text.startswith("1. White 6-6: ")
     assert "No checker can enter from the bar with 6-6" in gw.messages.value
+
+
+def test_a_game_widget_steps_through_an_imported_match_game() -> None:
+    """Issue 21: a game read from a .mat file shows in the game widget, and its history buttons
+    step through the file's moves, position by position."""
+    from pathlib import Path
+
+    from backgammon_lab.matchfiles import load_match
+
+    m = load_match(Path(__file__).parent / "data" / "matchfiles" / "alice_bob_3pt.mat")
+    game = m.game(1)
+    wanted = [e.state.position for e in game.entries]
+    gw = GameWidget.from_game(game, opponent="human")
+    assert gw.game is game and gw.game.index == 0 and gw.viewing
+    seen = [gw.game.position]
+    for _ in range(len(game) - 1):
+        gw.forward_button.click()
+        seen.append(gw.game.position)
+    assert seen == wanted and gw.game.index == len(game) - 1
+    gw.first_button.click()
+    assert gw.game.position == wanted[0]
+    with pytest.raises(ValueError, match="takes a Game"):
+        GameWidget.from_game("standard")  # type: ignore[arg-type]

@@ -53,7 +53,7 @@ from ..engine import (
     TurnPassed,
     player_name,
 )
-from ..errors import BackgammonError
+from ..errors import BackgammonError, GameError
 from ..game import Game, HistoryEntry
 from ..position import BLACK, WHITE, Play, Player, Position, Roll, Step
 from ..rules import legal_plays
@@ -467,6 +467,23 @@ class GameWidget(w.VBox):
         self._msg_from = 0
         self._viewing = False
         self.refresh()
+
+    @classmethod
+    def from_game(cls, game: Game, **options: Any) -> GameWidget:
+        """A widget showing ``game`` (for example ``load_match("m.mat").game(1)``), at its first
+        position: the history buttons and the slider step through its moves, and "Play from here"
+        plays on from any of them. ``options`` are the constructor's (``opponent``, ``tutor``, ...)."""
+        if not isinstance(game, Game):
+            raise GameError(f"GameWidget.from_game takes a Game, not {game!r}")
+        w = cls(game.variant.name, seed=None, **options)
+        w.game = game
+        w.board.game = game
+        w.board.message = f"{game.variant.title}: a game of {len(game) - 1} moves."
+        if len(game) > 1:
+            w._goto(0)
+        else:
+            w.refresh()
+        return w
 
     def play_from_here(self) -> None:
         """Leave the read-only view of an earlier point: the next action plays on from it and
