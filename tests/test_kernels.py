@@ -189,3 +189,15 @@ def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: s
         assert np.abs(x - y).max() < 1e-9 and np.abs(x).max() > 0
     assert ta.averaged is not None and tb.averaged is not None
     assert np.abs(ta.averaged.w1 - tb.averaged.w1).max() < 1e-9
+
+
+def test_the_rule_tests_pass_with_numba_disabled() -> None:
+    """Issue 18: the rules work the same without the compiler: the rule tests of every variant,
+    run in a subprocess with NUMBA_DISABLE_JIT=1 (the search kernel's source as plain Python)."""
+    here = Path(__file__).parent
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    files = [str(here / f"test_rules_{v}.py") for v in VARIANTS]
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-o", "addopts=", *files],
+                          capture_output=True, text=True, env=env, cwd=here.parent)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert " passed" in proc.stdout and "failed" not in proc.stdout
