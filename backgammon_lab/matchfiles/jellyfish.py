@@ -173,10 +173,7 @@ def read_mat(text: str, keep_games: bool = False) -> Match:
         except MatchFileError as e:
             if not keep_games:
                 raise
-            kept = len(match.games)
-            e.args = (f"{e.args[0]} (the {kept} game{'s' if kept != 1 else ''} before it {'were' if kept != 1 else 'was'}"
-                      " kept)",)
-            match.error = e
+            match.stop_at(e)
             break
     match.players = (players[0] or "Player 1", players[1] or "Player 2")
     return match

@@ -186,6 +186,14 @@ class Match:
     error: MatchFileError | None = None
 
     # -- reading -------------------------------------------------------------------------------
+    def stop_at(self, error: MatchFileError) -> None:
+        """Keep the games read so far and record ``error`` as where reading stopped (its message
+        then says how many games were kept): the ``keep_games=True`` reading of every format."""
+        kept = len(self.games)
+        error.args = (f"{error.args[0]} (the {kept} game{'s' if kept != 1 else ''} before it "
+                      f"{'were' if kept != 1 else 'was'} kept)",)
+        self.error = error
+
     @classmethod
     def read(cls, text: str, format: str | None = None, *, keep_games: bool = False) -> Match:
         """Read a game file's text; ``format`` is ``"mat"``, ``"sgf"`` or ``"variant"`` (the

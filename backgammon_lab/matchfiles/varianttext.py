@@ -216,10 +216,7 @@ def read_variant_text(text: str, keep_games: bool = False) -> Match:
         except MatchFileError as e:
             if not keep_games:
                 raise
-            kept = len(match.games)
-            e.args = (f"{e.args[0]} (the {kept} game{'s' if kept != 1 else ''} before it "
-                      f"{'were' if kept != 1 else 'was'} kept)",)
-            match.error = e
+            match.stop_at(e)
             break
         match.games.append(g)
         keeper.end(g)
