@@ -99,38 +99,3 @@ def random_games(variant: Variant, games: int, seed: int = 0) -> tuple[int, int]
         plies += n
     return wins, plies
 
-
-def warm(variants: tuple[str, ...] = ("standard", "mexican", "minigam")) -> dict[str, float]:
-    """Compile (or load from the on-disk cache) every kernel the package calls, for ``variants``:
-    the search, random self-play and training with each shipped encoding. Returns the seconds each
-    took (a cold cache: numba compiles; a warm one: it loads)."""
-    import time
-
-    from ..variants import find_variant
-    from .nets import Net, encoding_for
-
-    out: dict[str, float] = {}
-    for name in variants:
-        v = find_variant(name)
-        t = time.perf_counter()
-        mg = movegen(v)
-        mg.search(start_board(v), 3, 1, *mg.workspace())
-        mg.search(start_board(v), 2, 2, *mg.workspace())
-        out[f"{name} search"] = time.perf_counter() - t
-        t = time.perf_counter()
-        random_games(v, 1)
-        out[f"{name} random games"] = time.perf_counter() - t
-        for enc in {encoding_for(v), "td24x"} if v.points == 24 else {encoding_for(v)}:
-            from .train import Trainer
-
-            t = time.perf_counter()
-            Trainer(Net.create(v, hidden=2, seed=0, encoding=enc), seed=0).train(1)
-            out[f"{name} train {enc}"] = time.perf_counter() - t
-    return out
-
-
-if __name__ == "__main__":  # python -m backgammon_lab.analysis.selfplay: warm the kernels' cache
-    import json
-
-    times = warm()
-    print(json.dumps({k: round(v, 1) for k, v in times.items()} | {"total": round(sum(times.values()), 1)}))
