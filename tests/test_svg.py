@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from backgammon_lab import DiceError, Position, find_variant, legal_plays
-from backgammon_lab.cli_render import add_render_arguments, render_command
+from backgammon_lab.cli.render import add_render_arguments, render_command
 from backgammon_lab.errors import BackgammonError, RenderError
 from backgammon_lab.svg import THEMES, SvgBoard, Theme, board
 

@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from .errors import BackgammonError, DiceError, NotationError, OutputError, VariantError, plain_message
-from .matchfiles.xgid import is_xgid, position_from_xgid
-from .notation import parse_position
-from .position import Position, Roll
-from .rules import legal_boards
-from .variants import find_variant
+from ..errors import BackgammonError, DiceError, NotationError, OutputError, VariantError, plain_message
+from ..matchfiles.xgid import is_xgid, position_from_xgid
+from ..notation import parse_position
+from ..position import Position, Roll
+from ..rules import legal_boards
+from ..variants import find_variant
 
 __all__ = [
     "main", "build_parser", "plays_json", "read_position", "read_dice", "batch_position", "run_batch",
@@ -456,7 +456,7 @@ class _Parser(argparse.ArgumentParser):
 
 def version() -> str:
     """The installed package's version."""
-    from . import __version__
+    from .. import __version__
 
     return __version__
 
@@ -491,14 +491,14 @@ def build_parser() -> argparse.ArgumentParser:
     sh.set_defaults(func=_cmd_show)
 
     try:
-        from .cli_render import add_render_subcommand
+        from .render import add_render_subcommand
     except ImportError:  # pragma: no cover - svgwrite missing
         pass
     else:
         add_render_subcommand(sub)
 
     try:
-        from .analysis import cli as acli
+        from ..analysis import cli as acli
     except ImportError:
         acli = None  # type: ignore[assignment]
     if acli is not None:

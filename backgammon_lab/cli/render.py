@@ -11,9 +11,9 @@ import argparse
 import re
 import sys
 
-from .errors import BackgammonError, OutputError
-from .svg import THEMES, board
-from .svg._options import MAX_SIZE, quote
+from ..errors import BackgammonError, OutputError
+from ..svg import THEMES, board
+from ..svg._options import MAX_SIZE, quote
 
 __all__ = ["add_render_arguments", "render_command", "add_render_subcommand"]
 
@@ -113,8 +113,8 @@ def _fail(message: str, status: int) -> int:
 def render_command(args: argparse.Namespace) -> int:
     """Run ``backgammon-lab render`` with parsed ``args``; returns the exit status (0, 2 for bad
     input, 1 when the file cannot be written)."""
-    from .cli import check_output_path
-    from .notation import parse_position
+    from ..notation import parse_position
+    from . import check_output_path
 
     try:
         if args.output != "-":  # checked first: an empty name or a folder is refused before any drawing
