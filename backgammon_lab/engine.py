@@ -48,7 +48,7 @@ __all__ = [
     "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
     "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
     "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
-    "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name",
+    "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
 ]
 
 
@@ -159,22 +159,49 @@ def player_name(player: Player) -> str:
     return player.capitalize()
 
 
+def roll_text(roll: Roll) -> str:
+    """A roll as players write it: the higher die first (``5-2``), whatever order it was thrown in.
+
+    >>> roll_text(Roll(2, 5))
+    '5-2'
+    """
+    return f"{roll.high}-{roll.low}"
+
+
+def play_text(play: Play, roll: Roll) -> str:
+    """A play of ``roll`` as the game writes it: in the order played where the roll's dice must be
+    played in one order (Mexican's lower die first), else as players write it, highest start first
+    (:func:`~backgammon_lab.position.format_play` writes it either way).
+
+    >>> from backgammon_lab.position import Step
+    >>> pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
+    >>> play = Play((Step(6, 5, 1), Step(13, 11, 2)), pos)
+    >>> play_text(play, Roll(2, 1)), str(play)
+    ('6/5 13/11', '13/11 6/5')
+    """
+    variant = play.position.variant
+    ordered = not roll.is_double and len(variant.dice_orders(roll.dice)) == 1
+    return format_play(play.steps, variant.points, played_order=ordered)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened; ``text`` says it in words."""
 
     player: Player
 
-    #: The text as a :meth:`str.format` template: ``{who}`` is the player's name, ``{e}`` the event
-    #: (``{e.roll.high}-{e.roll.low}`` writes a roll as players do, the higher die first), and any
-    #: other name is one of :meth:`_words`. Events whose wording depends on a field override
+    #: The text as a :meth:`str.format` template: ``{who}`` is the player's name, ``{e}`` the event,
+    #: ``{roll}`` the event's roll as players write it (the higher die first, :func:`roll_text`), and
+    #: any other name is one of :meth:`_words`. Events whose wording depends on a field override
     #: :meth:`_template`.
     _text: ClassVar[str] = ""
 
     @property
     def text(self) -> str:
         """The event in plain words."""
-        return self._template().format(e=self, who=player_name(self.player), **self._words())
+        roll = getattr(self, "roll", None)
+        rolled = {"roll": roll_text(roll)} if isinstance(roll, Roll) else {}
+        return self._template().format(e=self, who=player_name(self.player), **rolled, **self._words())
 
     def _template(self) -> str:
         return self._text
@@ -211,7 +238,7 @@ class ChoiceOffered(Event):
 
     roll: Roll
 
-    _text = "{who} may keep {e.roll} or roll both dice again."
+    _text = "{who} may keep {roll} or roll both dice again."
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,7 +247,7 @@ class DiceKept(Event):
 
     roll: Roll
 
-    _text = "{who} keeps the opening dice {e.roll}."
+    _text = "{who} keeps the opening dice {roll}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +265,7 @@ class Rolled(Event):
     mexican: bool = False
 
     # The Mexican is announced by the events that follow it.
-    _text = "{who} rolls {e.roll.high}-{e.roll.low}."
+    _text = "{who} rolls {roll}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,12 +299,13 @@ class Played(Event):
 
     _text = "{who} plays {steps}."
 
+    @property
+    def steps_text(self) -> str:
+        """The play's steps as the game writes them (:func:`play_text`): ``24/22 13/8``."""
+        return play_text(self.play, self.roll)
+
     def _words(self) -> dict[str, Any]:
-        """The steps in the order played when the roll allows one order only (Mexican's lower die
-        first), else as players write them (highest start first)."""
-        variant = self.play.position.variant
-        ordered = len(variant.dice_orders(self.roll.dice)) == 1 and not self.roll.is_double
-        return {"steps": format_play(self.play.steps, variant.points, played_order=ordered)}
+        return {"steps": self.steps_text}
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,12 +322,24 @@ class TurnLost(Event):
     _texts: ClassVar[dict[str, str]] = {
         "lower_die_cannot_enter": "The lower die, {e.die}, cannot enter from the bar: the turn is lost.",
         "lower_die_blocked": "The lower die, {e.die}, cannot be played: the turn is lost.",
-        "cannot_enter": "No checker can enter from the bar with {e.roll.high}-{e.roll.low}: the turn passes.",
-        "no_move": "No legal move with {e.roll.high}-{e.roll.low}: the turn passes.",
+        "cannot_enter": "No checker can enter from the bar with {roll}: the turn passes.",
+        "no_move": "No legal move with {roll}: the turn passes.",
+    }
+    #: The same in a few words, for a record line (``3. White 6-5: no checker can enter: no move``).
+    _briefs: ClassVar[dict[str, str]] = {
+        "lower_die_cannot_enter": "the lower die cannot enter: turn lost",
+        "lower_die_blocked": "the lower die cannot be played: turn lost",
+        "cannot_enter": "no checker can enter: no move",
+        "no_move": "no legal move",
     }
 
     def _template(self) -> str:
         return self._texts[self.reason] + (" No re-roll." if self.rerolls_lost else "")
+
+    @property
+    def brief(self) -> str:
+        """The lost turn in a few words, for a record: ``the lower die cannot be played: turn lost``."""
+        return self._briefs[self.reason] + (", no re-roll" if self.rerolls_lost else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -550,9 +550,16 @@ class Play:
 def format_play(steps: Sequence[Step], points: int, *, played_order: bool = False) -> str:
     """Move notation for the steps of a play: chains joined (``24/18/13``), repeats counted (``8/5(2)``).
 
-    Checkers are written from the highest start down, as players write a play; with
-    ``played_order`` they are written in the order their first steps were played (for rolls whose
-    dice must be played in one order, such as Mexican's lower die first).
+    Checkers are written from the highest start down, as players write a play, and a checker that
+    arrives where another one started joins its chain (``8/5 10/8`` is written ``10/8/5``). With
+    ``played_order`` the text follows the order the steps were played (for rolls whose dice must be
+    played in one order, such as Mexican's lower die first): a step joins only the chain it goes on
+    from, so ``1/off`` then ``3/1`` stays ``1/off 3/1``.
+
+    >>> from backgammon_lab.position import Step
+    >>> steps = [Step(8, 5, 3), Step(10, 8, 2)]
+    >>> format_play(steps, 24), format_play(steps, 24, played_order=True)
+    ('10/8/5', '8/5 10/8')
     """
     if not steps:
         return "no move"
@@ -562,7 +569,7 @@ def format_play(steps: Sequence[Step], points: int, *, played_order: bool = Fals
             if ch[-1].end == st.start and st.start != 0:
                 ch.append(st)  # the same checker goes on: 24/18/13
                 break
-            if st.end == ch[0].start and st.end != 0:
+            if not played_order and st.end == ch[0].start and st.end != 0:
                 ch.insert(0, st)  # a checker arrives where a chain began: written 13/8/2 either way
                 break
         else:
