@@ -7,6 +7,7 @@ about the detail. Messages quote the offending input.
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any
 
@@ -22,6 +23,7 @@ __all__ = [
     "GameError",
     "OutputError",
     "plain_message",
+    "whole_number",
 ]
 
 
@@ -117,3 +119,59 @@ def show(value: Any, limit: int = 200) -> str:
     except ValueError:
         return f"<{type(value).__name__} too large to show>"
     return text if len(text) <= limit else text[: limit - 45] + " ... " + text[-35:]
+
+
+_WHOLE_TEXT = re.compile(r"([+-]?)0*([0-9]+)")
+#: Most digits of a number given as text that is converted when no bound limits it (Python's own limit).
+_MOST_DIGITS = 4300
+
+
+def whole_number(value: Any, what: str, lo: int | None = None, hi: int | None = None,
+                 error: type[BackgammonError] = BackgammonError) -> int:
+    """``value`` as a whole number from ``lo`` to ``hi`` (either end left open with ``None``).
+
+    An ``int`` (or any integer type, such as numpy's) is taken as it is; text is read when it is a
+    sign and the digits 0-9, spaces around allowed (so ``'²'``, ``'٣'`` and ``'1e3'`` are refused);
+    ``True``, ``2.0`` and the rest are refused. Text longer than a bound needs is refused without
+    being converted, so thousands of digits cost nothing. Bad input raises ``error`` (a
+    :class:`BackgammonError`), its message starting with ``what`` (the argument's name; empty for a
+    message without it, as argparse adds the option itself) and quoting the value: the bound
+    broken ("expected a whole number of at least 1", "is too large: at most 6"), or the whole
+    range for what is no whole number ("expected a whole number from 1 to 6").
+
+    >>> whole_number(" +07", "--size", 1, 100)
+    7
+    >>> whole_number("0", "--top", 1)
+    Traceback (most recent call last):
+      ...
+    backgammon_lab.errors.BackgammonError: --top: expected a whole number of at least 1, not '0'
+    """
+    head = f"{what}: " if what else ""
+    if lo is not None and hi is not None:
+        span = f" from {lo:,} to {hi:,}"
+    else:
+        span = f" of at least {lo:,}" if lo is not None else (f" of at most {hi:,}" if hi is not None else "")
+    number: int | None = None
+    if isinstance(value, str):
+        m = _WHOLE_TEXT.fullmatch(value.strip())
+        if m is not None:
+            sign, digits = m.groups()
+            bound = lo if sign == "-" else hi
+            if bound is not None and len(digits) > len(str(abs(bound))) + 1:  # past the bound: not converted
+                number = bound - 1 if sign == "-" else bound + 1
+            elif len(digits) > _MOST_DIGITS:
+                raise error(f"{head}a number of {len(digits)} digits, too long to read (at most {_MOST_DIGITS})")
+            else:
+                number = -int(digits) if sign == "-" else int(digits)
+    elif not isinstance(value, (bool, float)):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            number = None
+    if number is None:
+        raise error(f"{head}expected a whole number{span}, not {show(value)}")
+    if lo is not None and number < lo:
+        raise error(f"{head}expected a whole number of at least {lo:,}, not {show(value)}")
+    if hi is not None and number > hi:
+        raise error(f"{head}{show(value)} is too large: at most {hi:,}")
+    return number

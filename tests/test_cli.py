@@ -260,7 +260,7 @@ def test_every_error_is_one_line_naming_the_input(capsys: pytest.CaptureFixture[
 
 def test_the_top_level_guard_turns_any_exception_into_one_line(monkeypatch: pytest.MonkeyPatch,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    import backgammon_lab.cli as cli
+    import backgammon_lab.cli.app as cli
 
     cases = [
         (FileNotFoundError(2, "No such file or directory", "/nonexistent/x"), 1, "'/nonexistent/x': No such file"),

@@ -11,27 +11,17 @@ import argparse
 import re
 import sys
 
-from ..errors import BackgammonError, OutputError
+from ..errors import BackgammonError, OutputError, whole_number
+from ..notation import parse_position
 from ..svg import THEMES, board
 from ..svg._options import MAX_SIZE, quote
+from .common import check_output_path
 
 __all__ = ["add_render_arguments", "render_command", "add_render_subcommand"]
 
 
-def _whole(text: str, what: str, lo: int | None = None, hi: int | None = None) -> int:
-    """A whole number given on the command line. At most 12 digits: longer ones are refused at
-    once, with a short quote."""
-    t = text.strip()
-    digits = t[1:] if t[:1] in ("+", "-") else t
-    value = int(t) if digits.isdecimal() and len(digits) <= 12 else None
-    if value is None or (lo is not None and value < lo) or (hi is not None and value > hi):
-        span = f" from {lo} to {hi}" if lo is not None and hi is not None else ""
-        raise BackgammonError(f"{what}: expected a whole number{span}, not {quote(text, 40)}")
-    return value
-
-
 def _optional(text: str | None, what: str) -> int | None:
-    return None if text is None else _whole(text, what)
+    return None if text is None else whole_number(text, what)
 
 
 def add_render_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,7 +62,7 @@ def _int_list(text: str | None, what: str) -> tuple[int, ...]:
     if not text:
         return ()
     try:
-        return tuple(_whole(t, what) for t in text.replace(",", " ").split())
+        return tuple(whole_number(t, what) for t in text.replace(",", " ").split())
     except BackgammonError:
         raise BackgammonError(f"{what}: expected numbers like '7,5,0', not {quote(text)}") from None
 
@@ -113,9 +103,6 @@ def _fail(message: str, status: int) -> int:
 def render_command(args: argparse.Namespace) -> int:
     """Run ``backgammon-lab render`` with parsed ``args``; returns the exit status (0, 2 for bad
     input, 1 when the file cannot be written)."""
-    from ..notation import parse_position
-    from . import check_output_path
-
     try:
         if args.output != "-":  # checked first: an empty name or a folder is refused before any drawing
             check_output_path(args.output, "-o", "board.svg")
@@ -123,11 +110,11 @@ def render_command(args: argparse.Namespace) -> int:
         pos = parse_position(args.position, args.variant)
         names = {k: v for k, v in (("white", args.white_name), ("black", args.black_name)) if v}
         pic = board(
-            pos, orientation=args.orientation, size=_whole(args.size, "--size", 1, MAX_SIZE),
+            pos, orientation=args.orientation, size=whole_number(args.size, "--size", 1, MAX_SIZE),
             theme=args.theme,
             dice=args.dice, dice_left=(_int_list(args.dice_left, "--dice-left")
                                        if args.dice_left is not None else None),
-            named_double=(None if args.named_double is None else _whole(args.named_double, "--named-double", 1, 6)),
+            named_double=(None if args.named_double is None else whole_number(args.named_double, "--named-double", 1, 6)),
             reroll_due=args.reroll,
             selected=_optional(args.selected, "--selected"), targets=_int_list(args.targets, "--targets"),
             highlight=_int_list(args.highlight, "--highlight"),

@@ -1,6 +1,5 @@
-"""The analysis subcommands of ``backgammon-lab``: ``value``, ``hint`` and ``solve`` (see ``docs/cli.md``).
-
-``backgammon_lab.cli`` calls :func:`add_subcommands` when this package imports.
+"""The analysis subcommands of ``backgammon-lab``: ``value``, ``hint``, ``analyse`` and ``solve`` (see
+``docs/cli.md``); :func:`~backgammon_lab.cli.app.build_parser` adds them with :func:`add_subcommands`.
 
 * ``backgammon-lab value POSITION [--games N] [--json]`` -- the winning chance of the side to move:
   exact for Mini-Gam when its solved table is cached (else a rollout, with a note saying how to
@@ -18,7 +17,14 @@ import json
 import time
 from typing import Any
 
-from ..cli import (
+from ..analysis.bots import Bot, HeuristicBot, RandomBot
+from ..errors import BackgammonError, NotationError, OutputError
+from ..matchfiles import looks_like_match_file, read_match
+from ..position import Position
+from ..variants import find_variant
+from .common import (
+    POSITION_HELP,
+    VARIANT_HELP,
     add_progress_argument,
     batch_position,
     check_output_path,
@@ -32,11 +38,6 @@ from ..cli import (
     seed_int,
     show_progress,
 )
-from ..errors import BackgammonError, NotationError, OutputError
-from ..matchfiles import looks_like_match_file, read_match
-from ..position import Position
-from ..variants import find_variant
-from .bots import Bot, HeuristicBot, RandomBot
 
 __all__ = ["add_subcommands", "position_value"]
 
@@ -58,7 +59,7 @@ def _solve_command(position: Position) -> str:
 def _table_for(position: Position, path: str | None) -> Any:
     """The solved table for a Mini-Gam position (None for other variants, or when none is cached:
     then a note on stderr says that the answer is a rollout and how to get the exact value)."""
-    from .solve import get_table, load_table, solvable
+    from ..analysis.solve import get_table, load_table, solvable
 
     if not solvable(position.variant):
         if path:  # refused, not ignored: only Mini-Gam is solved
@@ -93,7 +94,7 @@ def position_value(position: Position, *, games: int = VALUE_GAMES, seed: int = 
         if table.variant != position.variant:
             raise BackgammonError(f"the table solves {table.variant!r}, not {position.variant!r}")
         return {"win": table.value(position), "method": "exact"}
-    from .rollout import rollout
+    from ..analysis.rollout import rollout
 
     r = rollout(position, bot or HeuristicBot(), games=games, seed=seed, workers=workers, progress=progress)
     return {"win": r.win, "method": "rollout", "stderr": r.stderr, "games": r.games, "seed": seed, "bot": r.bot}
@@ -143,8 +144,8 @@ def _cmd_value(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    from .hints import hint
-    from .solve import get_table, solvable
+    from ..analysis.hints import hint
+    from ..analysis.solve import get_table, solvable
 
     games = args.rollout or (args.games if args.bot is not None else 0)  # --bot: a rollout by that bot
     if args.truncate is not None and not games:  # refused, not ignored
@@ -180,7 +181,7 @@ def _filter_note(h: Any, args: argparse.Namespace, *, rollout: bool) -> str:
     """The sentence saying that gnubg's move filter left out plays that ``--candidates`` (or its
     default, 8) would have let in: only plays within 0.16 equity of the best at 0-ply go deeper
     or are rolled out. Empty when nothing was left out, or no filter was used."""
-    from .hints import FILTERS
+    from ..analysis.hints import FILTERS
 
     if h.method not in ("net", "rollout") or (not rollout and args.ply == 0):
         return ""
@@ -200,7 +201,7 @@ def _filter_note(h: Any, args: argparse.Namespace, *, rollout: bool) -> str:
 def _cmd_analyse(args: argparse.Namespace) -> int:
     import sys
 
-    from .analyse import analyse
+    from ..analysis.analyse import analyse
 
     if args.svg is not None:  # checked before the analysis, which takes a while
         check_output_path(args.svg, "--svg", "chart.svg")
@@ -274,7 +275,7 @@ def _game_of_file(text: str, number: int | None, name: str) -> Any:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .solve import default_table_path, solve, start_values
+    from ..analysis.solve import default_table_path, solve, start_values
 
     progress = False if args.quiet else show_progress(args)
     find_variant("minigam", checkers=args.checkers, bar_first=args.bar_first)
@@ -296,8 +297,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 def _add_rollout_options(parser: argparse.ArgumentParser, games: int, games_help: str) -> None:
     """The options that ``value`` and ``hint`` share, each parser with its own defaults."""
-    parser.add_argument("--variant", help="the variant of a Position ID (standard, mexican); for a position "
-                                          "that names its variant it must agree")
+    parser.add_argument("--variant", help=VARIANT_HELP)
     parser.add_argument("--games", type=positive_int, default=games, help=games_help)
     parser.add_argument("--seed", type=seed_int, default=0, help="rollout seed (default 0)")
     parser.add_argument("--workers", type=int, default=1, choices=(1, 2), help="processes for rollouts")
@@ -307,12 +307,8 @@ def _add_rollout_options(parser: argparse.ArgumentParser, games: int, games_help
     add_progress_argument(parser)
 
 
-POSITION_HELP = ("a position: its JSON form, a file holding one, a position string, or a Position ID "
-                 "(with --variant)")
-
-
 def add_subcommands(sub: Any) -> None:
-    """Add ``value``, ``hint`` and ``solve`` to the ``backgammon-lab`` subparsers."""
+    """Add ``value``, ``hint``, ``analyse`` and ``solve`` to the ``backgammon-lab`` subparsers."""
     va = sub.add_parser("value", help="winning chance of the side to move (exact for Mini-Gam, else a rollout)")
     va.add_argument("position", nargs="?", metavar="POSITION", help=POSITION_HELP + "; none with --batch")
     _add_rollout_options(va, VALUE_GAMES, f"rollout games (default {VALUE_GAMES})")
@@ -361,6 +357,3 @@ def add_subcommands(sub: Any) -> None:
     add_progress_argument(so)
     so.add_argument("--quiet", action="store_true", help="no progress bar (the same as --no-progress)")
     so.set_defaults(func=_cmd_solve)
-    from .train import add_train_arguments, train_command  # issue 10: the nets' trainer
-    add_train_arguments(tr := sub.add_parser("train", help="train a net by TD(lambda) self-play (resumable)"))
-    tr.set_defaults(func=train_command)

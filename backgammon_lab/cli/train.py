@@ -1,0 +1,251 @@
+"""``backgammon-lab train``: the command line of the nets' trainer (:mod:`backgammon_lab.analysis.train`).
+
+``backgammon-lab train VARIANT --games N [--resume] [--hidden H] [--encoding E] [--alpha A] [--lambda L]
+[--seed S] [--out PATH] [--checkpoint N] [--minutes M] [--average G]`` (:func:`add_train_arguments`).
+The net file is checked before any training; the run trains in short calls of
+:meth:`~backgammon_lab.analysis.train.Trainer.train`, so that Ctrl-C or SIGTERM stops it between
+games with the games finished saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from glob import escape as glob_escape
+from pathlib import Path
+from typing import Any
+
+from ..analysis.nets import ENCODINGS, Net, load_net, shipped_path
+from ..analysis.train import DEFAULT_ALPHA, DEFAULT_LAMBDA, Trainer, TrainStats, average_path, default_out
+from ..errors import AnalysisError
+from ..variants import Variant, find_variant
+from .common import (
+    Terminated,
+    add_progress_argument,
+    check_output_path,
+    number_type,
+    positive_int,
+    seed_int,
+    show_progress,
+)
+
+__all__ = ["add_train_arguments", "train_command", "add_train_subcommand"]
+
+
+def add_train_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``backgammon-lab train``."""
+    positive = number_type(0, math.inf, what="a positive number", low_open=True, high_open=True)
+    unit = number_type(0, 1, what="a number from 0 to 1")
+
+    parser.add_argument("variant", metavar="VARIANT", help="the variant to train a net for (standard, mexican, minigam)")
+    parser.add_argument("--games", type=positive_int, required=True, help="self-play games to play in this run")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from --out if it exists, else from the shipped net (games, weights and "
+                             "dice state included)")
+    parser.add_argument("--hidden", type=positive_int, default=80, help="hidden units of a new net (default 80)")
+    parser.add_argument("--encoding", choices=sorted(ENCODINGS), default=None,
+                        help="input encoding of a new net (default: the variant's); with --resume, grow the net "
+                             "to an encoding that extends its own (the new inputs start at zero weight)")
+    parser.add_argument("--alpha", type=positive, default=None, help=f"learning rate (default {DEFAULT_ALPHA}, or "
+                                                                       "the checkpoint's)")
+    parser.add_argument("--lambda", dest="lam", type=unit, default=None,
+                        help=f"trace decay (default {DEFAULT_LAMBDA}, or the checkpoint's)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of a new net and its dice (default 0)")
+    parser.add_argument("--out", help="the net file to write (default <cache>/backgammon_lab/nets/VARIANT.npz)")
+    parser.add_argument("--checkpoint", type=positive_int, default=1000, help="games between checkpoints (default 1000)")
+    parser.add_argument("--minutes", type=positive, default=None, help="stop (between games) after this many minutes")
+    parser.add_argument("--checkers", type=positive_int, default=None, help="Mini-Gam only: checkers a side")
+    parser.add_argument("--average", type=number_type(0, 2**62, whole=True, what="a whole number of games, at least 0"), default=None,
+                        help="also keep a moving average of the weights over about this many games, written "
+                             "to NAME.avg.npz beside --out (0: none; default 0, or the checkpoint's)")
+    add_progress_argument(parser)
+
+
+def _command_text(args: argparse.Namespace) -> str:
+    parts = ["backgammon-lab", "train", args.variant, "--games", str(args.games)]
+    if args.resume:
+        parts.append("--resume")
+    fresh = not args.resume  # a resumed net keeps its hidden size and seed
+    for flag, val in (("--hidden", args.hidden if fresh else None), ("--encoding", args.encoding),
+                      ("--alpha", args.alpha), ("--lambda", args.lam),
+                      ("--seed", args.seed if fresh else None), ("--checkers", args.checkers), ("--minutes", args.minutes),
+                      ("--average", args.average),
+                      ("--checkpoint", args.checkpoint), ("--out", args.out)):
+        if val is not None:
+            parts += [flag, str(val)]
+    return " ".join(parts)
+
+
+def _checked_out(args: argparse.Namespace, variant: Variant) -> Path:
+    """The net file to write, checked before any training: a folder, a missing or unwritable folder
+    are refused naming the path as the user wrote it (and nothing is written)."""
+    if args.out is None:
+        out = default_out(variant)
+        check_output_path(str(out), "the default net file", f"{variant.name}.npz", make_folders=True)
+        return out
+    out = check_output_path(args.out, "--out", f"{variant.name}.npz", make_folders=True)
+    avg = average_path(out)
+    if avg.is_dir():
+        raise AnalysisError(f"--out {args.out!r}: its averaged net would go to {str(avg)!r}, which is a folder")
+    return out
+
+
+def _temporary_files(out: Path) -> list[Path]:
+    """The temporary files this process may have left while writing ``out`` and its averaged net."""
+    found = []
+    for target in (out, average_path(out)):
+        found += list(target.parent.glob(f"{glob_escape(target.name)}.{os.getpid()}.tmp"))
+    return found
+
+
+def _remove_temporary(out: Path) -> None:
+    for tmp in _temporary_files(out):
+        try:
+            tmp.unlink()
+        except OSError:  # pragma: no cover - gone already, or not ours to remove
+            pass
+
+
+class _Stop:
+    """A signal handler for Ctrl-C and SIGTERM during training: it notes the signal, and the
+    training stops when the games being played are finished (a second Ctrl-C stops at once)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        if self.signum is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.signum = signum
+
+
+#: Seconds of self-play per call of :meth:`Trainer.train` in the command (Ctrl-C waits at most about this).
+_CALL_SECONDS = 0.25
+
+
+def _run_training(trainer: Trainer, args: argparse.Namespace, out: Path,
+                  note_games: Callable[[Trainer], None]) -> TrainStats:
+    """Train ``args.games`` games (or ``args.minutes``) in short calls of :meth:`Trainer.train`,
+    writing ``out`` every ``args.checkpoint`` games and at the end. Ctrl-C or SIGTERM stops the run
+    between games: the games finished are saved, a note says so, and :class:`KeyboardInterrupt` (or
+    :class:`~backgammon_lab.cli.common.Terminated`) is raised. The calls play the same games as one call."""
+    total = TrainStats()
+    stop = _Stop()
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, stop)
+        except ValueError:  # pragma: no cover - not the main thread: Ctrl-C stays as it is
+            pass
+    bar = None
+    if show_progress(args):
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=args.games, desc=f"train {trainer.variant.name}", unit="game")
+    seconds = args.minutes * 60 if args.minutes else None
+    t0 = time.perf_counter()
+    size = 1
+    try:
+        while total.games < args.games and stop.signum is None:
+            if seconds is not None and time.perf_counter() - t0 >= seconds:
+                break
+            to_checkpoint = args.checkpoint - total.games % args.checkpoint
+            n = max(1, min(size, args.games - total.games, to_checkpoint))
+            t = time.perf_counter()
+            part = trainer.train(n)
+            took = time.perf_counter() - t
+            total.games += part.games
+            total.plies += part.plies
+            total.white_wins += part.white_wins
+            if bar is not None:
+                bar.update(part.games)
+            if total.games % args.checkpoint == 0 and total.games < args.games and stop.signum is None:
+                note_games(trainer)
+                trainer.checkpoint(out)
+            size = max(1, int(n * min(4.0, _CALL_SECONDS / max(took, 1e-3))))
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if bar is not None:
+            bar.close()
+    total.seconds = time.perf_counter() - t0
+    if stop.signum is not None and total.games == 0:
+        print(f"backgammon-lab: note: stopped before a game of this run finished; {str(out)!r} is not written",
+              file=sys.stderr)
+    else:
+        held = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the checkpoint is written whole
+        try:
+            note_games(trainer)
+            trainer.checkpoint(out)
+        finally:
+            signal.signal(signal.SIGINT, held)
+    if stop.signum is not None:
+        if total.games:
+            print(f"backgammon-lab: note: stopped: saved the net after {trainer.games} games ({total.games} in "
+                  f"this run) to {str(out)!r}; continue it with --resume", file=sys.stderr)
+        raise KeyboardInterrupt if stop.signum == signal.SIGINT else Terminated()
+    return total
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """Run ``backgammon-lab train`` (see :func:`add_train_arguments`). The net file is checked before
+    training; Ctrl-C or SIGTERM during training saves a checkpoint of the games finished, then
+    stops (exit status 130 or 143)."""
+
+    opts = {"checkers": args.checkers} if args.checkers is not None else {}
+    variant = find_variant(args.variant, **opts)
+    out = _checked_out(args, variant)
+    if args.resume:
+        src = out if out.is_file() else shipped_path(variant)
+        if not src.is_file():
+            raise AnalysisError(f"--resume: no net at {str(out)!r} and none shipped for {variant.name}; "
+                                  "start without --resume")
+        net = load_net(src)
+        if net.variant != variant:
+            raise AnalysisError(f"--resume: {str(src)!r} holds a net for {net.variant!r}, not {variant!r}")
+        if args.encoding is not None and args.encoding != net.encoding:
+            net = net.with_encoding(args.encoding)
+            print(f"grew the net to encoding {args.encoding!r}", file=sys.stderr)
+        avg_file = average_path(src)
+        averaged = load_net(avg_file) if avg_file.is_file() and src == out else None
+        trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam, average=args.average, averaged=averaged)
+        print(f"resuming {src} after {net.games} games", file=sys.stderr)
+    else:
+        if out.exists():
+            raise AnalysisError(f"{str(out)!r} exists: add --resume to continue it, or choose another --out")
+        net = Net.create(variant, hidden=args.hidden, seed=args.seed, encoding=args.encoding)
+        trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
+                          lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed,
+                          average=args.average or 0)
+    net.meta.setdefault("commands", []).append(_command_text(args))
+    history = net.meta.setdefault("history", [])
+    run = {"command": _command_text(args), "from": net.games, "to": net.games, "alpha": trainer.alpha,
+           "lambda": trainer.lam}
+    history.append(run)
+
+    def note_games(t: Trainer) -> None:
+        run["to"] = t.games  # the games this run reached, for a reproduction with --games
+
+    try:
+        stats = _run_training(trainer, args, out, note_games)
+    except OSError:  # the net could not be written after all: leave no temporary file behind
+        _remove_temporary(out)
+        raise
+    summary = {"variant": variant.name, "games_run": stats.games, "games_total": trainer.games,
+               "seconds": round(stats.seconds, 1), "games_per_second": round(stats.games_per_second, 2),
+               "plies_per_game": round(stats.plies / max(stats.games, 1), 1), "out": str(out)}
+    print(json.dumps(summary))
+    return 0
+
+
+def add_train_subcommand(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``train`` on the subcommands ``sub`` of the ``backgammon-lab`` parser."""
+    tr = sub.add_parser("train", help="train a net by TD(lambda) self-play (resumable)")
+    add_train_arguments(tr)
+    tr.set_defaults(func=train_command)
