@@ -15,7 +15,6 @@ from backgammon_lab import Position
 from backgammon_lab.errors import RenderError
 from backgammon_lab.widgets import BoardWidget, GameWidget, PositionEditor, RandomBot
 from backgammon_lab.widgets.board import normalize_click
-from backgammon_lab.widgets.game import event_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -220,8 +219,8 @@ def test_mexican_opening_mexican_named_doubles_and_reroll() -> None:
     # The record by turn: the Mexican, the named doubles and the re-rolls inside White's turn.
     assert [ln.text for ln in gw.record_lines()] == [
         "Opening: White 2, Black 1",
-        "1. White 2-1 (Mexican): 6/5 13/11; named 3-3: 13/10(2) 24/21(2); 4-4: 13/9/5(2); 6-5: 21/16 21/15"]
-    assert "named 3-3: 13/10(2) 24/21(2)" in gw.record.value
+        "1. White 2-1 (Mexican): 6/5 13/11; named 3-3: 24/21(2) 13/10(2); 4-4: 13/9/5(2); 6-5: 21/16 21/15"]
+    assert "named 3-3: 24/21(2) 13/10(2)" in gw.record.value
 
 
 def test_mexican_reroll_choice_and_kept_opening() -> None:
@@ -704,7 +703,8 @@ def test_board_can_turn_to_the_side_to_move() -> None:
 
 def test_record_by_turn_numbers_each_turn_once_and_keeps_rolls_high_first() -> None:
     """Point 3 (and 9): one numbered line per turn, "3. White 6-4: ..." ; rolls written higher die
-    first; a lost turn and the dice lost on the line of the turn; steps in the order played."""
+    first; a lost turn and the dice lost on the line of the turn; plays as the engine writes them
+    (highest start first here: standard has no die order)."""
     pos = Position.from_string("standard/w/bar,6x5,8x3,13x5,24/24x2,13x5,8x3,6x3,5x2")
     gw = GameWidget(position=pos)
     roll(gw, "5-6")  # White cannot enter
@@ -716,10 +716,10 @@ def test_record_by_turn_numbers_each_turn_once_and_keeps_rolls_high_first() -> N
         play_step(gw, s, e)
     lines = [ln.text for ln in gw.record_lines()]
     assert lines == ["1. White 6-5: no checker can enter: no move",
-                     "2. Black 4-2: 13/11 13/9",
+                     "2. Black 4-2: 13/9 13/11",
                      "3. White 3-3: bar/22 8/5(2) 6/3"]
     assert "rolls 4-2." in gw.messages.value or "Black rolls 4-2" in "".join(
-        event_text(ev, 24) for e in gw.game.entries for ev in e.events)
+        ev.text for e in gw.game.entries for ev in e.events)
     # Steps clicked but not yet a play show on the turn's line as they are played.
     roll(gw, "6-1")
     play_step(gw, 24 if gw.game.position.count("black", 24) else 13, 18 if gw.game.position.count("black", 24) else 7)
@@ -783,7 +783,8 @@ def test_each_step_drawn_last_play_kept_and_lost_dice_shown() -> None:
 
 
 def test_mexican_announced_as_it_is_rolled() -> None:
-    """Point 5: a Mexican is named as soon as it is rolled, not after both dice are played."""
+    """Point 5: a Mexican is named as soon as it is rolled, not after both dice are played: the
+    status line says so; the rules panel shows the engine's words for the roll."""
     gw = GameWidget("mexican", seed=7)
     roll(gw, "5-3")
     gw.keep_button.click()
@@ -791,8 +792,8 @@ def test_mexican_announced_as_it_is_rolled() -> None:
     play_step(gw, 13, 8)
     roll(gw, "1-2")
     assert gw.game.phase == "play" and not gw.game.state.steps
-    assert "a Mexican!" in gw.status.value and "A Mexican!" in gw.messages.value
-    assert "Black rolls 2-1. A Mexican!" in gw.messages.value  # the higher die first
+    assert "a Mexican! Play both dice, the 1 first" in gw.status.value
+    assert "<li>Black rolls 2-1.</li>" in gw.messages.value  # the higher die first
 
 
 def test_drag_plays_a_step_and_keys_select_play_and_undo() -> None:
@@ -956,3 +957,66 @@ def test_a_game_widget_steps_through_an_imported_match_game() -> None:
     assert gw.game.position == wanted[0]
     with pytest.raises(ValueError, match="takes a Game"):
         GameWidget.from_game("standard")  # type: ignore[arg-type]
+
+
+# -- words written once (issue 17) -----------------------------------------------------------
+def _written(play: Any, roll: Any) -> str:
+    """A play as the one writer writes it: in the order played where the variant plays the two
+    dice of ``roll`` in one order (Mexican's lower die first), else highest start first."""
+    from backgammon_lab.position import format_play
+
+    v = play.position.variant
+    return format_play(play.steps, v.points, played_order=v.low_die_first and not roll.is_double)
+
+
+@pytest.mark.parametrize("variant", ["standard", "mexican", "minigam"])
+def test_widget_writes_every_play_roll_and_lost_turn_as_the_engine(variant: str) -> None:
+    """15 random games of each variant: the rules panel shows each event's ``text``; the record
+    writes every play as ``format_play`` (the 29 plays of issue 17 that ``steps_text`` wrote
+    ``8/5 10/8`` against ``10/8/5`` are among them) and every lost turn as the engine's brief; the
+    list of legal plays writes each play so too."""
+    import html
+    import random
+
+    from backgammon_lab.engine import Phase, Played, TurnLost
+    from backgammon_lab.game import Game
+    from backgammon_lab.position import format_play
+    from backgammon_lab.widgets.game import record_lines
+
+    joined = ordered_differs = lists = 0
+    for seed in range(15):
+        g = Game(variant, seed=seed).play_random(random.Random(seed))
+        n = g.variant.points
+        segments = [t for ln in record_lines(g.entries[1:], n) if ln.number is not None
+                    for _label, t in ln.segments if t and t != "rolled again"]
+        expected = []
+        for e in g.entries:
+            for ev in e.events:
+                if isinstance(ev, Played):
+                    expected.append(_written(ev.play, ev.roll))
+                    steps = ev.play.steps
+                    if format_play(steps, n) != format_play(steps, n, played_order=True):
+                        joined += 1
+                        ordered_differs += g.variant.low_die_first and not ev.roll.is_double
+                elif isinstance(ev, TurnLost):
+                    expected.append(ev.brief)
+        assert [t.split(" (")[0] for t in segments] == expected
+        if seed < 2:
+            entries = g.entries
+            gw = GameWidget.from_game(g)  # shows the first point: the entries are read before
+            gw._viewing = False  # the list of plays shows at every point of the game, not read-only
+            for i, e in enumerate(entries):
+                st = e.state
+                if (lists < 25 * (seed + 1) and st.phase is Phase.PLAY and not st.steps and st.plays is not None
+                        and st.plays.length):
+                    g.goto(i)
+                    gw.refresh()
+                    assert [label for label, _i in gw.plays_list.options] == [_written(p, st.roll) for p in st.plays]
+                    lists += 1
+            gw._goto(len(g) - 1)
+            gw._msg_from = 0
+            shown = gw._messages_html()
+            assert all(html.escape(ev.text) in shown for e in entries for ev in e.events)
+    assert joined > 0 and lists >= 30  # the plays the two writers wrote differently are exercised
+    if variant == "mexican":
+        assert ordered_differs > 0  # and some are written in the order played

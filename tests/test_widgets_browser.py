@@ -240,7 +240,7 @@ def test_mexican_opening_and_editor_in_jupyterlab(lab: JupyterLab, page: Any) ->
     expect(board.locator(".reroll")).to_have_count(1)
     expect(game_out.locator("[data-role=status]")).to_have_text("White to roll again.")
     expect(game_out.locator("[data-role=record]")).to_contain_text(
-        "1. White 2-1 (Mexican): 6/5 13/11; named 3-3: 13/10(2) 24/21(2)")
+        "1. White 2-1 (Mexican): 6/5 13/11; named 3-3: 24/21(2) 13/10(2)")
     expect(board).to_have_attribute(
         "data-position", "mexican/w/21x2,13x2,11,10x2,8x3,6x4,5/24x2,13x5,8x3,6x5")
     # A click while a roll is due changes nothing and says so.

@@ -37,12 +37,9 @@ import ipywidgets as w
 
 from ..analysis.bots import Bot, RandomBot
 from ..engine import (
-    ChoiceOffered,
-    DiceKept,
     DiceLost,
     DiceRerolled,
     DoublesNamed,
-    Event,
     GameOver,
     OpeningRolled,
     Phase,
@@ -51,17 +48,18 @@ from ..engine import (
     StepPlayed,
     TurnLost,
     TurnPassed,
+    play_text,
     player_name,
+    roll_text,
 )
 from ..errors import BackgammonError, GameError
 from ..game import Game, HistoryEntry
-from ..position import BLACK, WHITE, Play, Player, Position, Roll, Step
+from ..position import BLACK, WHITE, Play, Player, Position, Roll
 from ..rules import legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
 
-__all__ = ["GameWidget", "RandomBot", "Bot", "roll_text", "steps_text", "event_text", "record_lines",
-           "RecordLine"]
+__all__ = ["GameWidget", "RandomBot", "Bot", "record_lines", "RecordLine"]
 
 
 def _variant_options() -> list[tuple[str, str]]:
@@ -86,61 +84,8 @@ def _show(widget: w.Widget, visible: bool) -> None:
 _MAX_BOT_ACTIONS = 2000
 
 
-# -- words for the engine's facts ------------------------------------------------------------------
-def roll_text(roll: Roll) -> str:
-    """A roll as players write it: the higher die first (``5-2``), whatever order it was thrown in."""
-    return f"{roll.high}-{roll.low}"
-
-
-def steps_text(steps: Sequence[Step], points: int) -> str:
-    """The steps of a play in the order they were played: a checker that goes on is one chain
-    (``24/18/13``), the same chain repeated is counted (``13/10(2)``)."""
-    if not steps:
-        return "no move"
-    chains: list[list[Step]] = []
-    for st in steps:
-        for ch in reversed(chains):
-            if ch[-1].end == st.start and st.start != 0:
-                ch.append(st)
-                break
-        else:
-            chains.append([st])
-    texts: list[str] = []
-    for ch in chains:
-        first = ch[0].text(points).split("/")[0]
-        texts.append(first + "/" + "/".join(("off" if s.end == 0 else str(s.end)) + ("*" if s.hit else "")
-                                            for s in ch))
-    counts: dict[str, int] = {}
-    for t in texts:
-        counts[t] = counts.get(t, 0) + 1
-    return " ".join(t + (f"({counts[t]})" if counts[t] > 1 else "") for t in dict.fromkeys(texts))
-
-
-def event_text(ev: Event, points: int) -> str:
-    """An event in words, as the panel shows it: the engine's text, with rolls written higher die
-    first and plays in the order their steps were played. A Mexican is announced as it is rolled."""
-    who = player_name(ev.player)
-    if isinstance(ev, Played):
-        return f"{who} plays {steps_text(ev.play.steps, points)}."
-    if isinstance(ev, Rolled):
-        extra = " A Mexican! Play both dice (the lower first), then name any doubles." if ev.mexican else ""
-        return f"{who} rolls {roll_text(ev.roll)}.{extra}"
-    if isinstance(ev, DiceKept):
-        extra = (" A Mexican! Play both dice (the lower first), then name any doubles."
-                 if ev.roll.is_mexican else "")
-        return f"{who} keeps the opening dice {roll_text(ev.roll)}.{extra}"
-    if isinstance(ev, ChoiceOffered):
-        return f"{who} may keep {roll_text(ev.roll)} or roll both dice again."
-    roll = getattr(ev, "roll", None)
-    if isinstance(roll, Roll) and not roll.is_double:  # the engine writes the roll as thrown
-        return ev.text.replace(str(roll), roll_text(roll))
-    return ev.text
-
-
-_LOST = {"lower_die_cannot_enter": "the lower die cannot enter: turn lost",
-         "lower_die_blocked": "the lower die cannot be played: turn lost",
-         "cannot_enter": "no checker can enter: no move",
-         "no_move": "no legal move"}
+# The words for the engine's facts are the engine's: ``Event.text`` (the rules panel), and for the
+# record ``roll_text``, ``Played.steps_text`` and ``TurnLost.brief``; ``play_text`` writes a legal play.
 
 
 @dataclass
@@ -213,12 +158,12 @@ def record_lines(entries: Sequence[HistoryEntry], points: int, start: int = 1) -
             elif isinstance(ev, StepPlayed):
                 turn.pending.append(ev.step.text(points))
             elif isinstance(ev, Played):
-                turn.segments[-1][1] = steps_text(ev.play.steps, points)
+                turn.segments[-1][1] = ev.steps_text
                 turn.pending = []
             elif isinstance(ev, DoublesNamed):
                 turn.segments.append([f"named {ev.number}-{ev.number}", ""])
             elif isinstance(ev, TurnLost):
-                turn.segments[-1][1] = _LOST.get(ev.reason, "no move") + (", no re-roll" if ev.rerolls_lost else "")
+                turn.segments[-1][1] = ev.brief
             elif isinstance(ev, DiceLost):
                 lost = ", ".join(map(str, e.state.lost))
                 turn.segments[-1][1] += f" ({lost} lost)" if lost else ""
@@ -261,6 +206,8 @@ class GameWidget(w.VBox):
         self._msg_from = 0
         self._busy = False
         self._viewing = False  # looking at an earlier point: read-only until "Play from here"
+        self._from_here = False  # "Play from here" was pressed: the next action starts a new line of play
+        self._name_lengths: tuple[Position | None, list[int]] = (None, [])  # moves of each named doubles
         self._len_before = 0
         self.game = Game(variant if position is None else position.variant, seed=seed, position=position,
                          dice=dice)
@@ -448,9 +395,9 @@ class GameWidget(w.VBox):
         if len(only) != 1:
             return False
         who = player_name(st.player)
+        assert st.roll is not None
         g.play(only[0])
-        self.board.message = (f"Forced: {who} plays {steps_text(only[0].steps, g.variant.points)} "
-                              "(the only legal play).")
+        self.board.message = f"Forced: {who} plays {play_text(only[0], st.roll)} (the only legal play)."
         return True
 
     # -- actions -------------------------------------------------------------------------------
@@ -465,7 +412,7 @@ class GameWidget(w.VBox):
         self.board.message = f"New game of {self.game.variant.title}."
         self.tutor_box.value = ""
         self._msg_from = 0
-        self._viewing = False
+        self._viewing = self._from_here = False
         self.refresh()
 
     @classmethod
@@ -495,6 +442,7 @@ class GameWidget(w.VBox):
             self.refresh()
             return
         self._viewing = False
+        self._from_here = True
         later = len(g) - 1 - g.index
         self.board.message = (f"Playing on from move {g.index}: what you play now replaces the {later} later "
                               f"action{'s' if later != 1 else ''} (Redo brings them back until then).")
@@ -537,11 +485,13 @@ class GameWidget(w.VBox):
         self.refresh()
         return True
 
-    @staticmethod
-    def _replaced_text(start: int, before: int) -> str:
+    def _replaced_text(self, start: int, before: int) -> str:
+        """The note that an action replaced the later ones: only after "Play from here" (a plain
+        Undo followed by a new action is an ordinary take-back, said by nothing more)."""
         later = before - 1 - start
-        if later <= 0:
+        if later <= 0 or not self._from_here:
             return ""
+        self._from_here = False
         were = "actions were" if later != 1 else "action was"
         return f"A new line of play from move {start}: the {later} later {were} replaced."
 
@@ -624,7 +574,7 @@ class GameWidget(w.VBox):
         g.undo()
         while self.bot is not None and g.can_undo and self._bot_to_act():
             g.undo()
-        self._viewing = False
+        self._viewing = self._from_here = False
         self._after_history("Undone.")
 
     def _redo(self) -> None:
@@ -635,7 +585,7 @@ class GameWidget(w.VBox):
         g.redo()
         while self.bot is not None and g.can_redo and self._bot_to_act():
             g.redo()
-        self._viewing = False
+        self._viewing = self._from_here = False
         self._after_history("Redone.")
 
     def _goto(self, index: int) -> None:
@@ -644,6 +594,7 @@ class GameWidget(w.VBox):
             return
         self.game.goto(index)
         self._viewing = self.game.can_redo
+        self._from_here = False
         text = f"Showing move {index} of {len(self.game) - 1}."
         if self._viewing:
             text += " Press “Play from here” to play on from it."
@@ -818,8 +769,10 @@ class GameWidget(w.VBox):
 
     def _label_name_buttons(self) -> None:
         pos = self.game.position
+        if self._name_lengths[0] != pos:  # the six searches run once per naming, not per refresh
+            self._name_lengths = (pos, [legal_plays(pos, (k, k)).length for k in range(1, 7)])
         for k, b in enumerate(self.name_buttons, 1):
-            n = legal_plays(pos, (k, k)).length
+            n = self._name_lengths[1][k - 1]
             if n == 4:
                 b.description = f"{k}-{k}: in full"
                 b.tooltip = f"{k}-{k} can be played in full (all four moves): you would roll again"
@@ -836,8 +789,9 @@ class GameWidget(w.VBox):
             self.plays_list.options = []
             return
         actions = self._play_actions()
-        n = self.game.variant.points
-        self.plays_list.options = [(steps_text(p.steps, n), i) for i, p in enumerate(actions)]
+        roll = self.game.state.roll
+        assert roll is not None
+        self.plays_list.options = [(play_text(p, roll), i) for i, p in enumerate(actions)]
         self.plays_list.value = 0 if actions else None
         k = len(actions)
         steps = len(self.game.state.steps)
@@ -845,33 +799,19 @@ class GameWidget(w.VBox):
             how = "continues the steps clicked so far" if k == 1 else "continue the steps clicked so far"
         else:
             how = "exists" if k == 1 else "exist"
-        only = f" — only one: {html.escape(steps_text(actions[0].steps, n))}" if k == 1 else ""
+        only = f" — only one: {html.escape(play_text(actions[0], roll))}" if k == 1 else ""
         self.plays_hint.value = (f"<div style='white-space:normal;line-height:1.4'>{k} legal play{'s' if k != 1 else ''} {how}{only}. "
                                  "Click or drag checkers on the board, or choose here and press Play.</div>")
 
     def _messages_html(self) -> str:
         g = self.game
-        n = g.variant.points
-        lines = [event_text(ev, n) for e in g.entries[self._msg_from + 1: g.index + 1] for ev in e.events]
+        lines = [ev.text for e in g.entries[self._msg_from + 1: g.index + 1] for ev in e.events]
         if not lines and g.index == 0:
             lines = [f"{g.variant.title}: press Roll for the opening roll." if g.phase == "opening"
                      else f"{g.variant.title}: {self._status_text()}"]
         items = "".join(f"<li>{html.escape(m)}</li>" for m in lines)
         return (f"<div data-role='rules' style='white-space:normal;overflow-wrap:anywhere'>"
                 f"<ul style='margin:0;padding-left:1.2em'>{items}</ul></div>")
-
-    def _all_entries(self) -> list[HistoryEntry]:
-        """Every history entry, the later ones (the redo branch) included: read by going to the
-        end and back (the game's dice generator is restored by ``goto``)."""
-        g = self.game
-        if not g.can_redo:
-            return g.entries
-        here = g.index
-        g.goto(len(g) - 1)
-        try:
-            return g.entries
-        finally:
-            g.goto(here)
 
     def record_lines(self) -> list[RecordLine]:
         """The record by turn up to the point shown (see :func:`record_lines`)."""
@@ -884,10 +824,11 @@ class GameWidget(w.VBox):
         now = self.record_lines()
         later: list[RecordLine] = []
         if g.can_redo:
-            later = [ln for ln in record_lines(self._all_entries()[1:], n) if ln.first > g.index]
+            later = [ln for ln in record_lines(g.entries[1:] + g.redo_entries, n) if ln.first > g.index]
         rows = []
+        viewing = self.viewing  # after a plain Undo the last line is simply the latest: no mark
         for i, ln in enumerate(now):
-            shown = g.can_redo and i == len(now) - 1
+            shown = viewing and i == len(now) - 1
             style = " style='background:rgba(213,94,0,0.18);font-weight:bold'" if shown else ""
             mark = " ◀ shown" if shown else ""
             rows.append(f"<div data-line='{i}'{' data-shown=1' if shown else ''}{style}>"
