@@ -357,7 +357,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture
 def small_rollouts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Default rollout sizes of 2 games, so that a mutation that drops ``--games`` stays quick."""
-    from backgammon_lab.analysis import cli as acli
+    from backgammon_lab.cli import analysis as acli
 
     monkeypatch.setattr(acli, "VALUE_GAMES", 2)
     monkeypatch.setattr(acli, "HINT_GAMES", 2)
