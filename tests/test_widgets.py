@@ -1020,3 +1020,59 @@ def test_widget_writes_every_play_roll_and_lost_turn_as_the_engine(variant: str)
     assert joined > 0 and lists >= 30  # the plays the two writers wrote differently are exercised
     if variant == "mexican":
         assert ordered_differs > 0  # and some are written in the order played
+
+
+# -- the game widget's faults (issue 20) -------------------------------------------------------
+def test_fault_plain_undo_reads_as_one_take_back() -> None:
+    """Undo, then a new step: the record marks no line "◀ shown" (nothing is being looked at) and
+    nothing says "a new line of play ... replaced": an ordinary take-back reads as one. After
+    "Play from here" the note still says what the new line replaces."""
+    gw = GameWidget("standard", seed=5)
+    roll(gw, "3-1")
+    play_step(gw, 8, 5)
+    gw.undo_button.click()
+    assert gw.board.message == "Undone." and gw.game.can_redo and not gw.viewing
+    assert "◀ shown" not in gw.record.value and "data-shown" not in gw.record.value
+    play_step(gw, 6, 5)
+    assert gw.board.message == "Played 6/5." and "replaced" not in gw.board.message
+    assert not gw.game.can_redo
+    # An earlier point looked at, then "Play from here": the replacement is said once.
+    play_step(gw, 8, 5)
+    gw.back_button.click()
+    assert "◀ shown" in gw.record.value
+    gw.branch_button.click()
+    play_step(gw, 24, 21)
+    assert "A new line of play from move 2: the 1 later action was replaced." in gw.board.message
+    gw.undo_button.click()
+    play_step(gw, 13, 10)
+    assert gw.board.message == "Played 13/10."
+
+
+def test_fault_one_set_of_numbered_arrows_inside_a_mexican_turn() -> None:
+    """Inside a Mexican turn (the 1-2, then the named doubles) the board shows one set of
+    numbered arrows: the Mexican's play until the first named step, then the named steps only.
+    Between players the last play still stays while the next one clicks."""
+    from backgammon_lab.widgets.board import board_kwargs
+
+    gw = GameWidget("mexican", seed=7)
+    roll(gw, "2-1")
+    gw.keep_button.click()
+    play_step(gw, 6, 5)
+    play_step(gw, 13, 11)
+    gw.name_buttons[2].click()  # 3-3
+    assert 'class="lastmove"' in gw.board.svg and "played-label" not in gw.board.svg
+    play_step(gw, 13, 10)
+    play_step(gw, 13, 10)
+    svg = gw.board.svg
+    assert "played-label" in svg and 'class="lastmove"' not in svg and "lastmove-label" not in svg
+    assert "lastmove" not in board_kwargs(gw.game.state)
+    play_step(gw, 24, 21)
+    play_step(gw, 24, 21)  # all four 3s: White rolls again, the named play shown alone
+    assert 'class="lastmove"' in gw.board.svg and 'class="played"' not in gw.board.svg
+    roll(gw, "6-4")  # the roll after the doubles: its steps replace the named play's arrows
+    play_step(gw, 13, 9)
+    assert 'class="played"' in gw.board.svg and 'class="lastmove"' not in gw.board.svg
+    play_step(gw, 13, 7)
+    roll(gw, "5-3")  # Black's turn: White's last play stays drawn as Black clicks
+    play_step(gw, 13, 10)
+    assert 'class="lastmove"' in gw.board.svg and 'class="played"' in gw.board.svg

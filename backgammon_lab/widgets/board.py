@@ -126,8 +126,12 @@ def board_kwargs(state: TurnState) -> dict[str, Any]:
         if ph is Phase.PLAY:
             kw["dice_left"] = list(state.dice_left)
     lp = state.last_play
-    if lp is not None and lp.steps:
-        kw["lastmove"] = lp  # stays while the next player clicks its steps
+    # The last play stays while the next player clicks its steps; inside one turn (a Mexican's
+    # named doubles, a roll after doubles) the earlier play of the same player gives way to the
+    # steps of this roll, so one set of numbered arrows shows at a time.
+    own = lp is not None and lp.position.turn == state.player
+    if lp is not None and lp.steps and not (own and state.steps):
+        kw["lastmove"] = lp
     if state.steps:
         kw["played"] = list(state.steps)  # an arrow after each single step
     if ph is Phase.ROLL and state.lost:
