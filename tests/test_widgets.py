@@ -879,7 +879,7 @@ def test_small_faults_of_issue_13() -> None:
     ed.format.value = "json"  # the box follows the format while it shows this position
     assert ed.text.value == ed.position.to_json_text()
     click(ed.board, "point", 4)
-    assert "earlier position" in ed.status.value
+    assert "earlier position" in ed.text_note.value
 
 
 def test_editor_drag_moves_a_checker() -> None:
@@ -1076,3 +1076,23 @@ def test_fault_one_set_of_numbered_arrows_inside_a_mexican_turn() -> None:
     roll(gw, "5-3")  # Black's turn: White's last play stays drawn as Black clicks
     play_step(gw, 13, 10)
     assert 'class="lastmove"' in gw.board.svg and 'class="played"' in gw.board.svg
+
+
+def test_fault_editor_notice_sits_under_the_text_box() -> None:
+    """The "text box shows an earlier position" note is the widget right under the text box (not
+    in the counts beside the board); Export or typing in the box clears it."""
+    ed = PositionEditor(variant="mexican")
+    io = ed.children[-1]
+    assert list(io.children).index(ed.text_note) == list(io.children).index(ed.text) + 1
+    ed.clear_button.click()
+    ed.export_button.click()
+    assert ed.text_note.value == ""
+    click(ed.board, "point", 3)  # the board changes: the box is behind
+    assert "The text box above shows an earlier position" in ed.text_note.value
+    assert "earlier position" not in ed.status.value
+    ed.export_button.click()
+    assert ed.text_note.value == "" and ed.text.value == ed.position.to_string()
+    click(ed.board, "point", 3)
+    assert ed.text_note.value
+    ed.text.value = "mexican/w/6x2/6"  # typed by the learner: no longer the editor's text
+    assert ed.text_note.value == ""

@@ -111,6 +111,8 @@ class PositionEditor(w.VBox):
         self.import_button = w.Button(description="Import", layout=w.Layout(width="auto", flex=keep))
         self.export_button = w.Button(description="Export", layout=w.Layout(width="auto", flex=keep))
         self.status = w.HTML()
+        #: A note right under the text box: it shows an earlier position than the board.
+        self.text_note = w.HTML()
 
         wrap = w.Layout(flex_flow="row wrap")
         controls = w.VBox([
@@ -120,7 +122,8 @@ class PositionEditor(w.VBox):
             w.HBox([self.tray_white, self.tray_black], layout=wrap),
             self.status,
         ], layout=w.Layout(width="350px", min_width="350px", padding="0 0 0 12px", overflow="hidden"))
-        io = w.VBox([w.HBox([self.format, self.import_button, self.export_button], layout=wrap), self.text])
+        io = w.VBox([w.HBox([self.format, self.import_button, self.export_button], layout=wrap), self.text,
+                     self.text_note])
         self.children = [w.HBox([self.board, controls], layout=w.Layout(flex_flow="row wrap",
                                                                           align_items="flex-start")), io]
 
@@ -128,6 +131,7 @@ class PositionEditor(w.VBox):
         self.turn.observe(self._on_turn, names="value")
         self.dice_text.observe(self._on_dice, names="value")
         self.format.observe(self._on_format, names="value")
+        self.text.observe(lambda _c: self._note_text(), names="value")
         for field, place, who in ((self.bar_white, "bar", WHITE), (self.bar_black, "bar", BLACK),
                                   (self.tray_white, "tray", WHITE), (self.tray_black, "tray", BLACK)):
             field.observe(lambda c, place=place, who=who: self._on_count(place, who, c), names="value")
@@ -393,6 +397,13 @@ class PositionEditor(w.VBox):
         self._refresh(keep_message=True)
 
     # -- text forms ----------------------------------------------------------------------------
+    def _note_text(self) -> None:
+        """The note under the text box when it shows a position the board has left."""
+        stale = self._synced is not None and self.text.value == self._synced and self._synced_pos != self.position
+        self.text_note.value = ("<div data-role='stale' style='white-space:normal;line-height:1.4'>The text box "
+                                "above shows an earlier position: press Export to write this one.</div>"
+                                if stale else "")
+
     def export_text(self, fmt: str | None = None) -> str:
         """Write the position in ``fmt`` (default: the chosen format) into the text box; return it."""
         fmt = fmt or str(self.format.value)
@@ -408,6 +419,7 @@ class PositionEditor(w.VBox):
             return ""
         self.text.value = self._synced = out
         self._synced_pos = pos
+        self._note_text()
         self.board.message = f"Exported as {dict((v, k) for k, v in FORMATS)[fmt]}."
         return out
 
@@ -474,9 +486,7 @@ class PositionEditor(w.VBox):
                              "<th>not placed</th><th>pips</th></tr>" + "".join(rows) + "</table>"
                              "<div style='white-space:normal;overflow-wrap:anywhere;line-height:1.4'>"
                              f"<code data-role='position'>{html.escape(pos.to_string())}</code></div>")
-        if self._synced is not None and self.text.value == self._synced and self._synced_pos != pos:
-            self.status.value += ("<div data-role='stale'>The text box shows an earlier position: press "
-                                  "Export to write this one.</div>")
+        self._note_text()
         self.board.message = msg if keep_message else ""
 
     def __repr__(self) -> str:
