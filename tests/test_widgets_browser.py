@@ -405,3 +405,45 @@ def test_learner_board_in_jupyterlab(lab: JupyterLab, page: Any) -> None:
     expect(verdict).to_contain_text("bar/3*/1 loses 11.3% against the best play bar/3* 5/3.")
     expect(tutor_out.locator("[data-role=tutor] ~ svg line.arrow")).to_have_count(4)  # two steps each
     shot(page, "13-tutor-verdict")
+
+
+# -- issue 20: the game widget's faults ----------------------------------------------------------
+FAULTS = [
+    "import backgammon_lab\nfrom backgammon_lab.widgets import GameWidget",
+    'gm = GameWidget("mexican", seed=5)\ngm.dice_text.value = "3-1"\ngm.roll_button.click()\n'
+    'gm.keep_button.click()\ngm',
+]
+
+
+def test_fault_long_message_keeps_board_height_and_history_row(lab: JupyterLab, page: Any) -> None:
+    """Issue 20: a 3-line message grew the board widget from 506 to 525 px and moved the history
+    row 18 px (Mexican seed 5: 3-1, Keep, 24/23, back one step, click a checker). The message box
+    has a fixed room: one line, the viewing note, or five lines leave both where they were."""
+    from playwright.sync_api import expect
+
+    write_notebook(lab.root / "faults.ipynb", FAULTS)
+    page.set_viewport_size({"width": 1400, "height": 1100})
+    open_notebook(page, lab, "faults.ipynb", widgets=1)
+    game_out = page.locator(".jp-OutputArea-output").filter(has=page.locator(WIDGET)).nth(0)
+    board = page.locator(WIDGET).nth(0)
+    message = board.locator("[data-role=message]")
+    history = game_out.locator(".widget-hslider").first
+    expect(board).to_have_attribute("data-phase", "play")
+    empty_board, empty_history = _box(board), _box(history)
+
+    board.locator('circle.checker[data-point="24"]').last.click()
+    board.locator('rect.point[data-point="23"]').click(force=True)
+    expect(message).to_have_text("Played 24/23.")
+    game_out.get_by_role("button", name="◀", exact=True).click()
+    board.locator('circle.checker[data-point="13"]').last.click()
+    expect(message).to_contain_text("“Play from here”")
+    page.wait_for_timeout(100)
+    shot(page, "14-viewing-message")
+    for label in ("viewing note", "five lines"):
+        b, h = _box(board), _box(history)
+        assert abs(b["height"] - empty_board["height"]) < 1, (label, empty_board, b)
+        assert abs(h["y"] - empty_history["y"]) < 1, (label, empty_history, h)
+        # Five lines of text in the box (as a long refusal would be): it scrolls inside its room.
+        message.evaluate("el => { el.textContent = 'A long explanation of a rule, word after word. '.repeat(9); }")
+    m = message.evaluate("el => [el.clientHeight, el.scrollHeight]")
+    assert m[1] > m[0] + 10  # the long text is taller than the box, which kept its height

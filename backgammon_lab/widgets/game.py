@@ -451,9 +451,8 @@ class GameWidget(w.VBox):
     def _viewing_text(self) -> str:
         g = self.game
         later = len(g) - 1 - g.index
-        return (f"You are looking at move {g.index} of {len(g) - 1}. Press “Play from here” to play on "
-                f"from this point (the {later} later action{'s' if later != 1 else ''} will be replaced), "
-                "or “End” to go back to the latest move.")
+        return (f"Move {g.index} of {len(g) - 1} is shown. “Play from here” plays on from it (replacing "
+                f"the {later} later action{'s' if later != 1 else ''}); “End” goes back to the latest move.")
 
     def _act(self, fn: Any) -> bool:
         """Run one human action, then the bot; show what the rules did. False if refused."""
