@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from backgammon_lab.lessons import EXERCISES, Exercise, LessonError, Progress, exercise, solve, stage
-from backgammon_lab.lessons.exercises import mover_point, proposal_steps, step_clicks
+from backgammon_lab.lessons.exercises import mover_point, proposal_steps, step_clicks, why_words
 from backgammon_lab.position import Step
 from backgammon_lab.rules import REASONS, explain_step, legal_plays
 from backgammon_lab.widgets.exercise import CourseWidget, ExerciseWidget, lesson
@@ -98,8 +98,8 @@ def test_a_refused_step_is_a_wrong_try_with_the_engines_words(ex: Exercise) -> N
     if why.legal:  # a legal step that leads away from the goal: taken back, and said so
         assert "is legal, but" in wdg.feedback
     else:  # refused when the checker is clicked (it cannot move) or when its destination is
-        assert wdg.feedback.startswith("Not allowed: ") and why.message in wdg.feedback
-        assert any(why.message in m for m in messages)
+        assert wdg.feedback.startswith("Not allowed: ") and why_words(why) in wdg.feedback
+        assert any(why_words(why) in m for m in messages)
     assert wdg.wrong == 1 and wdg.stage == "answer" and wdg.game.position == before
     assert not any(code in wdg.feedback for code in REASONS if "_" in code)
     solve_by_clicks(wdg)
@@ -149,9 +149,9 @@ def test_a_wrong_answer_is_explained_and_costs_a_star(ex: Exercise) -> None:
         wrong = next(p for p in range(1, pos.variant.points + 1) if p not in ans.accepts)
         wdg.board.click("point", wrong)
         why = explain_step(pos, wdg.game.state.roll, [], Step(ex.start, mover_point(pos, wrong), ex.die))
-        assert wdg.feedback.startswith(f"Not point {wrong}")
-        if not why.legal:
-            assert why.message in wdg.feedback
+        assert wdg.feedback.startswith("Not ") and f"White's point {wrong}" in wdg.feedback
+        if not why.legal and why.code != "backwards":
+            assert why_words(why) in wdg.feedback
     else:
         wrong = next(v for v in ans.choices if v not in ans.accepts)
         wdg.choice_buttons[ans.choices.index(wrong)].click()
@@ -336,3 +336,104 @@ def test_progress_must_be_a_progress() -> None:
                  lambda: CourseWidget([stage("M3")], progress="{}")):  # type: ignore[arg-type]
         with pytest.raises(LessonError, match="progress is a Progress"):
             make()
+
+
+# -- the faults of issue 20 ----------------------------------------------------------------------------
+def test_fault_minigam_land_click_on_the_checkers_own_point_says_whose_point() -> None:
+    wdg = ExerciseWidget(exercise("g1.2"))  # Black's checker on its point 5 = White's point 2
+    wdg.board.click("point", 2)
+    assert wdg.feedback == ("Not Black's point 5 (White's point 2): the checker stands there. "
+                            "Count 3 from it towards its exit.")
+    assert "wrong way" not in wdg.feedback and wdg.wrong == 1
+    wdg.board.click("point", 1)  # behind the checker, for Black
+    assert wdg.feedback.startswith("Not Black's point 6 (White's point 1): it lies behind the checker, and "
+                                   "Black moves towards Black's point 1")
+    wdg.board.click("point", 5)
+    assert wdg.feedback.startswith("Right: Black's point 2 (White's point 5). From Black's point 5 "
+                                   "(White's point 2) a 3 goes to Black's point 2 (White's point 5).")
+
+
+def test_fault_mexican_play_is_written_in_the_order_played() -> None:
+    wdg = ExerciseWidget(exercise("m8.1"))
+    for st in (Step(6, 5, 1), Step(13, 11, 2)):
+        for kind, value in step_clicks(wdg.game.position, st):
+            wdg.board.click(kind, value)
+    assert wdg.feedback.startswith("Right: 6/5 13/11. A Mexican! White names any doubles to play.")
+    shown = ExerciseWidget(exercise("m8.1"))
+    shown.show_solution()
+    assert shown.feedback.startswith("Solution: 24/23 24/22.")  # the 1 first, as played
+
+
+def test_fault_m8_1_success_text_says_each_thing_once() -> None:
+    wdg = ExerciseWidget(exercise("m8.1"))
+    solve_by_clicks(wdg)
+    assert wdg.feedback.count("names any doubles") == 1 and "Both were played" not in wdg.feedback
+
+
+@pytest.mark.parametrize("ex_id", ["m3.3", "m6.3", "m9.2", "m.r1", "m1.3", "s1.2", "g3.2"])
+def test_fault_show_solution_says_each_sentence_once(ex_id: str) -> None:
+    import re
+
+    wdg = ExerciseWidget(exercise(ex_id))
+    wdg.show_solution()
+    text = wdg.feedback.rstrip("\u2605\u2606 ")
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if len(s) > 12]
+    assert len(sentences) == len(set(sentences)), text
+    assert ".." not in text and text.startswith("Solution: ")
+
+
+def test_fault_a_click_after_a_refusal_is_not_lost() -> None:
+    wdg = ExerciseWidget(exercise("m11.1"))  # 2-1 with checkers on 2 and 1
+    wdg.board.click("point", 2)  # refused: the checker on 2 cannot move now
+    assert wdg.wrong == 1 and wdg.feedback.startswith("Not allowed: The checker on point 2 cannot move now.")
+    wdg.board.click("point", 1)  # the learner now picks the checker on 1: selected at once
+    assert wdg.board.selected == 1 and wdg.wrong == 1
+    wdg.board.click("off", "white")
+    assert wdg.feedback == "Good: 1/off. Dice left: 2."
+    # a click where the refused checker was meant to go (an empty point) is the same try, not a new one
+    other = ExerciseWidget(exercise("m11.1"))
+    other.board.click("point", 2)
+    other.board.click("off", "white")
+    assert other.wrong == 1 and other.board.selected is None
+
+
+def test_fault_a_refused_bar_checker_is_named_and_its_rule_quoted_once() -> None:
+    wdg = ExerciseWidget(exercise("g5.1"))
+    wdg.board.click("bar", "white")
+    assert wdg.feedback.startswith("Not allowed: The checker on the bar cannot move now. With the 3: ")
+    assert "The bar cannot" not in wdg.feedback
+    assert wdg.feedback.count("\u201cA made point is any point") == 1
+
+
+def test_fault_interpretation_is_shown_with_the_goal_and_after() -> None:
+    for ex_id in ("m10.4", "m4.1"):
+        wdg = ExerciseWidget(exercise(ex_id))
+        assert "An interpretation (rule M" in wdg.title.value
+        solve_by_clicks(wdg)
+        assert "An interpretation (rule M" in wdg.feedback
+    assert "interpretation" not in ExerciseWidget(exercise("m3.1")).title.value
+
+
+def test_fault_keep_or_reroll_is_the_learners_choice() -> None:
+    wdg = ExerciseWidget(exercise("m2.4"))
+    assert sorted(b.description for b in wdg.choice_buttons) == ["Keep the dice", "Roll both dice again"]
+    assert wdg.board.options["dice"] is not None  # the opening dice are shown
+    wrong = wdg.answer_key.choices.index("reroll")
+    wdg.choice_buttons[wrong].click()
+    assert wdg.wrong == 1 and "White rolls both dice again." in wdg.feedback
+    wdg.choice_buttons[1 - wrong].click()
+    assert wdg.stage == "done" and wdg.feedback.startswith("Right: Keep the dice.")
+
+
+def test_fault_what_a_win_is_worth() -> None:
+    wdg = ExerciseWidget(exercise("m11.4"))
+    wdg.choice_buttons[wdg.answer_key.choices.index(3)].click()
+    assert wdg.wrong == 1 and wdg.feedback.startswith("Not 3.")
+    wdg.choice_buttons[wdg.answer_key.choices.index(1)].click()
+    assert "wins 1 point" in wdg.feedback and wdg.stars == 2
+
+
+def test_fault_exercise_message_is_as_wide_as_the_board() -> None:
+    wdg = ExerciseWidget(exercise("m3.1"), size=440)
+    assert wdg.feedback_box.layout.max_width == "440px" and wdg.title.layout.max_width == "440px"
+    assert wdg.board.layout.width == "440px"

@@ -258,3 +258,198 @@ def test_enters() -> None:
     pos = Position.from_string("mexican/w/bar,24x2,13x4,8x3,6x5/13x5,8x3,6x5,2x2")
     assert enters(pos, (4, 3)) and not enters(pos, (5, 2))
     assert len(ROLLS_36) == 36
+
+
+# -- the faults of issue 20 (a learner bot and a review) ------------------------------------------
+def _texts_of(ex: Exercise) -> list[str]:
+    ans = solve(ex)
+    return [ex.goal, ex.text, ex.note, ans.solution, ans.hint, ans.reason, *ans.reasons, *ans.labels]
+
+
+def test_fault_minigam_numbering_says_whose_point() -> None:
+    for ex_id, mine, white in (("g1.2", 2, 5), ("g.r3", 1, 6)):
+        ans = solve(exercise(ex_id))
+        assert ans.solution == f"Black's point {mine} (White's point {white})"
+        for text in (ans.solution, ans.reason, ans.hint):
+            assert "its point" not in text and "Black's point" in text
+        assert "White's point" in ans.reason  # the number the board shows, too
+    white_ans = solve(exercise("g1.1"))
+    assert white_ans.solution == "White's point 2" and "White's point 5" in white_ans.reason
+
+
+def test_fault_turn_lost_hint_asks_for_a_die_order_only_where_there_is_one() -> None:
+    for ex_id in ("s3.3", "g.r2"):  # standard and Mini-Gam: no die order
+        hint = solve(exercise(ex_id)).hint
+        assert "first" not in hint and "either die" in hint, hint
+    assert solve(exercise("m3.3")).hint.startswith("Which die must be played first with 6-2")
+    assert solve(exercise("m9.2")).hint.startswith("Which die must enter first with 5-2")
+
+
+def test_fault_mexican_plays_are_written_in_the_order_played() -> None:
+    from backgammon_lab.engine import Played
+
+    for ex_id in ("m8.2", "m.r4"):  # the goal quotes the Mexican that was played, as the game writes it
+        ex = exercise(ex_id)
+        game = build_game(ex)
+        played = [e.text for en in game.entries for e in en.events if isinstance(e, Played)]
+        quoted = played[0].removeprefix("White plays ").rstrip(".")
+        assert f"the Mexican {quoted}." in ex.goal, (ex.goal, quoted)
+    assert "1/off 3/1" in exercise("m.r4").goal and "5/4 5/3" in exercise("m8.2").goal
+    # an answer with the lower die first reads so: 13/8 24/22 would be wrong
+    assert solve(exercise("m1.2")).reason.startswith("6 legal plays: 13/8 24/18,")
+
+
+def test_fault_g7_exercises_practise_g7_and_g_r4_does_not_claim_it() -> None:
+    g_r4 = exercise("g.r4")
+    assert "G7" not in g_r4.rows and "same checker" not in g_r4.text
+    for ex in (e for e in EXERCISES if "G7" in e.rows):
+        pos = Position.from_string(ex.position)
+        assert ex.dice is not None
+        plays = legal_plays(pos, tuple(int(d) for d in ex.dice.split("-")))
+        bar = pos.variant.points + 1
+        # some legal play takes one checker from the bar and off in one turn (a chain bar/.../off)
+        assert any(any(a.start == bar and b.start == a.end and b.end == 0 for a in p.steps for b in p.steps)
+                   for p in plays), ex.id
+
+
+def test_fault_interpretations_are_flagged() -> None:
+    from backgammon_lab.lessons.rows import INTERPRETATIONS
+
+    for ex_id, row in (("m10.4", "M10"), ("m4.1", "M4"), ("m10.3", "M10"), ("m4.3", "M4"), ("g4.1", "G4")):
+        ex = exercise(ex_id)
+        assert ex.interpretation == row and ex.note.startswith(f"An interpretation (rule {row}): ")
+        assert INTERPRETATIONS[row] in ex.note
+    assert exercise("m3.1").note == ""
+    with pytest.raises(LessonError, match="'M3' is not an interpretation"):
+        Exercise("x", "count", "mexican", None, "?", interpretation="M3")
+
+
+def _all_feedback_texts() -> list[str]:
+    from backgammon_lab.widgets.exercise import ExerciseWidget
+
+    texts = [t for ex in EXERCISES for t in _texts_of(ex)]
+    for ex in EXERCISES:  # what a wrong try and a shown solution say
+        wdg = ExerciseWidget(ex)
+        if ex.kind == "play" and ex.trap:
+            from backgammon_lab.moves import parse_steps
+
+            ((a, b),) = parse_steps(ex.trap, wdg.game.variant.points)
+            from backgammon_lab.position import Step
+
+            for kind, value in step_clicks(wdg.game.position, Step(a, b, max(a - b, 1))):
+                wdg.board.click(kind, value)
+            texts.append(wdg.feedback)
+        wdg.show_solution()
+        texts.append(wdg.feedback)
+    return texts
+
+
+def test_fault_rule_labels_are_names_a_learner_can_look_up_in_one_quote_style() -> None:
+    import re
+
+    texts = _all_feedback_texts()
+    joined = "\n".join(texts)
+    for bad in ("seed0", "Rule Geometry", 'Rule: "', "Rule: \u201c", "(Rule S", "interpretation, offered"):
+        assert bad not in joined, bad
+    quotes = re.findall(r"\((Rule [A-Z]\d+, [^:]+|The [^:(]+ rule text|The board, in every variant): \u201c", joined)
+    assert quotes and {q.split(",")[0] for q in quotes} >= {"Rule M3", "Rule M4", "The Mexican Backgammon rule text"}
+    assert "(Rule M6, At most five on a point: \u201c" in joined
+
+
+def test_fault_rule_labels_in_the_notebook_outputs() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "notebooks"
+    for name in ("01_standard_backgammon", "02_mexican_backgammon", "03_minigam"):
+        nb = json.loads((root / f"{name}.ipynb").read_text(encoding="utf-8"))
+        outputs = json.dumps([c.get("outputs", []) for c in nb["cells"]], ensure_ascii=False)
+        for bad in ("Rule seed", "Rule Geometry", "Rule G4: \u201cinterpretation"):
+            assert bad not in outputs, (name, bad)
+
+
+def test_fault_wording_no_doubled_full_stops_or_repeated_sentences() -> None:
+    import re
+
+    for text in _all_feedback_texts():
+        assert ".." not in text.replace("...", ""), text
+        assert "The bar cannot move" not in text
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*[\u2605\u2606]+$", "", text)) if len(s) > 12]
+        repeated = [s for s, k in Counter(sentences).items() if k > 1]
+        assert not repeated, (repeated, text)
+
+
+def test_fault_goals_do_not_state_the_answer() -> None:
+    for ex_id, words in (("m3.3", ("blocked", "8/2", "open")), ("m9.2", ("point 23", "holds")),
+                         ("m6.3", ("point 24", "would enter"))):
+        goal = exercise(ex_id).goal
+        assert not any(w in goal for w in words), goal
+
+
+def test_fault_choices_are_shuffled_and_the_first_is_not_always_right() -> None:
+    for ex_id in ("m8.2", "m.r4"):
+        ans = solve(exercise(ex_id))
+        assert sorted(ans.choices) == [1, 2, 3, 4, 5, 6] and ans.choices[0] not in ans.accepts
+        assert ans.labels == tuple(f"{k}-{k}" for k in ans.choices)
+    assert solve(exercise("m8.2")).choices != solve(exercise("m.r4")).choices  # seeded by the exercise
+    solve.cache_clear()
+    assert solve(exercise("m8.2")).choices == (6, 2, 4, 3, 1, 5)  # the same on every run
+    firsts = {ans.choices.index(min(ans.accepts)) for ans in map(solve, EXERCISES)
+              if len(ans.choices) > 2 and ans.accepts <= set(ans.choices)}
+    assert len(firsts) > 2  # the right answer is not always on one button
+
+
+def _has_a_wrong_try(ex: Exercise) -> bool:
+    """Can a learner go wrong here: a refused step, a legal step away from the goal, a wrong button?"""
+    from backgammon_lab.lessons.exercises import _target_ok
+    from backgammon_lab.position import Step
+    from backgammon_lab.rules import explain_step
+
+    ans = solve(ex)
+    if ex.kind == "land":
+        return True  # every other point of the board
+    if ex.kind != "play":
+        return len(ans.choices) > len(ans.accepts)
+    game = build_game(ex)
+    st = game.state
+    pos = st.position
+    assert st.roll is not None
+    n = pos.variant.points
+    for s in range(n + 1, 0, -1):
+        if not pos.count(pos.turn, s):
+            continue
+        for d in set(st.roll.dice):
+            why = explain_step(pos, st.roll, [], Step(s, max(s - d, 0), d))
+            if not why.legal:
+                return True
+            # entering on point d, counted from the wrong side: a numbering slip the widget refuses
+            if s == n + 1 and d != n + 1 - d and not explain_step(pos, st.roll, [], (s, d)).legal:
+                return True
+    good = set(ans.accepts)
+    return any(p.position not in good for p in st.plays or ()) or not all(
+        _target_ok(ex.target, p, pos) for p in st.plays or ())
+
+
+@pytest.mark.parametrize("ex", EXERCISES, ids=[e.id for e in EXERCISES])
+def test_fault_every_exercise_has_a_possible_wrong_try(ex: Exercise) -> None:
+    assert _has_a_wrong_try(ex), ex.id
+
+
+def test_fault_rule_sentences_with_no_exercise_now_have_one() -> None:
+    from backgammon_lab.engine import DiceLost, TurnLost
+
+    # M2: the learner makes the keep-or-re-roll choice
+    m2 = [e for e in EXERCISES if e.kind == "choose"]
+    assert m2 and all("M2" in e.rows for e in m2)
+    ans = solve(exercise("m2.4"))
+    assert ans.accepts == {"keep"} and set(ans.choices) == {"keep", "reroll"}
+    # M9: two checkers on the bar, one enters and the other stays
+    ex = exercise("m9.4")
+    game = build_game(ex)
+    (play,) = game.state.plays or ()
+    game.play(play)
+    bar = game.variant.points + 1
+    assert play.position.count("white", bar) == 1 and [s.start for s in play.steps] == [bar]
+    assert any(isinstance(e, (DiceLost, TurnLost)) for e in game.entries[-1].events)
+    # M11: what a win is worth, against the same finish in standard backgammon
+    assert solve(exercise("m11.4")).accepts == {1} and solve(exercise("s.r4")).accepts == {3}
+    assert "wins 3 points (a backgammon)" in solve(exercise("s.r4")).reason

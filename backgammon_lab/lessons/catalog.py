@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .exercises import Exercise, LessonError
+from .rows import ROW_TITLES
 
 __all__ = ["Stage", "STAGES", "EXERCISES", "ROW_TITLES", "stage", "exercise", "stages_of", "VARIANT_STAGES",
            "course_table"]
@@ -43,31 +44,6 @@ STD = f"standard/w/{START}"
 MEX = f"mexican/w/{START}"
 FAR = "13x5,8x5,7x5"  # Black's checkers far from White's home board
 
-ROW_TITLES: dict[str, str] = {
-    "S1": "Moving: two dice, two moves",
-    "S2": "Hitting a blot",
-    "S3": "Entering from the bar",
-    "S4": "Bearing off",
-    "M1": "The set-up",
-    "M2": "The opening choice",
-    "M3": "The lower die first",
-    "M4": "As much of the roll as possible",
-    "M5": "One checker, both dice",
-    "M6": "At most five on a point",
-    "M7": "Doubles: four moves, then roll again",
-    "M8": "The Mexican: 1-2, then name doubles",
-    "M9": "Entering from the bar",
-    "M10": "Bearing off exactly",
-    "M11": "Winning",
-    "G1": "Opposite directions",
-    "G2": "All checkers start on the bar",
-    "G3": "Entering",
-    "G4": "Free entry",
-    "G5": "Forced moves",
-    "G6": "Bearing off",
-    "G7": "Enter and bear off in one turn",
-    "G8": "Opening, stacking, winning",
-}
 
 _S = [
     # S1 moving
@@ -117,6 +93,11 @@ _S = [
         rows=("S1",), level=2),
     _ex("s.r3", "play", f"standard/w/2,1/{FAR}", "2-1", "Win the game.",
         "The last checker off ends the game.", target="win", rows=("S4",)),
+    _ex("s.r4", "worth", "standard/w/3/24x2,13x5,8x3,6x5", None,
+        "White bore off its last checker; Black has borne off none and still has two in White's home "
+        "board. How many points does White win?",
+        "A gammon (no checker off) is worth 2; a backgammon (also a checker in the winner's home board or "
+        "on the bar) is worth 3.", before=("2-1", "3/2/off"), rows=("S4",), level=3),
 ]
 
 _M = [
@@ -138,12 +119,16 @@ _M = [
     _ex("m2.3", "count", "mexican", None, "White won the opening with 5-3 and rolled both dice again: 6-6. "
         "How many different plays are there?", "A re-roll is played like any roll.", opening=True,
         before=("5-3", "reroll", "6-6"), level=3),
+    _ex("m2.4", "choose", "mexican", "2-1", "The opening: White rolls 2, Black rolls 1, so White goes first. "
+        "White wants to play a Mexican this turn. Keep the dice, or roll both again?",
+        "The winner of the opening decides: the two opening dice, or a new roll.", opening=True,
+        before=("2-1",), trap="reroll", level=1),
     # M3 lower die first
     _ex("m3.1", "play", MEX, "5-2", "Play 5-2 from the start.", "The 2 comes first, then the 5.", trap="13/8"),
     _ex("m3.2", "spot", MEX, "5-2", "One step of 13/8 24/22 breaks a rule. Click it, then say why.",
         "The lower die is always played first.", proposal="13/8 24/22"),
     _ex("m3.3", "lost", "mexican/w/13x5,8x5,7x5/24x2,20x2,19x2,14x2,13x5,6x2", "6-2",
-        "Every 2 is blocked but 8/2 is open. Will White lose the turn?",
+        "White rolls 6-2. Will White lose the turn?",
         "If the lower die cannot be played the turn ends, even when the higher could be.", level=2),
     _ex("m3.4", "lost", "mexican/w/13x5,8x5,7x5/24x2,20x2,19x2,14x2,13x5,6x2", "6-3",
         "Same position, now 6-3. Will White lose the turn?", "Only the lower die decides whether the turn "
@@ -152,12 +137,12 @@ _M = [
     _ex("m4.1", "play", "mexican/w/13,3x5,2x5,1x4/18x2,16x5,8x3,6x5", "6-1",
         "Play 6-1. Careful: one 1 would leave the 6 without a move.",
         "You must choose a lower-die move after which the higher die can be played.", target="only",
-        trap="2/1", level=3),
+        trap="2/1", level=3, interpretation="M4"),
     _ex("m4.2", "moves", "mexican/w/24x2,13,6x5,5x5,4x2/24x2,13x5,8x3,7x2,6x3", "6-6",
         "How many of the four 6s can White play?", "Doubles are played as many times as possible.", level=2),
     _ex("m4.3", "count", "mexican/w/13,3x5,2x5,1x4/18x2,16x5,8x3,6x5", "6-1",
         "How many legal plays does 6-1 have here?", "2/1 and 3/2 are out: one leaves the 6 unplayable, "
-        "the other puts a sixth checker on a point.", level=2),
+        "the other puts a sixth checker on a point.", level=2, interpretation="M4"),
     # M5 combined moves
     _ex("m5.1", "spot", "mexican/w/13x3,11,6x4,4x3,3x4/24x2,15x2,13x3,8x3,6x5", "5-3",
         "One checker tries 13/10/5. Which step breaks a rule, and why?",
@@ -173,11 +158,11 @@ _M = [
     _ex("m6.2", "count", "mexican/w/13x3,8x5,7x2,6x5/24x2,13x5,8x3,6x5", "2-1",
         "How many plays does 2-1 allow here?", "The cap removes every play that makes a sixth checker.", level=2),
     _ex("m6.3", "lost", "mexican/w/bar,24x5,13x4,6x5/24x2,13x5,8x3,6x5", "2-1",
-        "White's checker on the bar would enter on point 24 with the 1. Will White lose the turn?",
+        "White has a checker on the bar and rolls 2-1. Will White lose the turn?",
         "The cap holds for entering too.", level=3),
     # M7 doubles and rolling again
-    _ex("m7.1", "play", MEX, "3-3", "Play 3-3 from the start: four moves of 3.",
-        "All four were played: White rolls again."),
+    _ex("m7.1", "play", "mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x3,4x2", "3-3",
+        "Play 3-3: four moves of 3.", "All four were played: White rolls again.", trap="24/21"),
     _ex("m7.2", "moves", f"mexican/w/6,5x2,3x2/{FAR}", "6-6",
         "After 1-1 and 2-2 were played in full, White rolls 6-6. How many of the four 6s can White play?",
         "When not all four can be played the rest is lost and there is no re-roll.",
@@ -186,11 +171,11 @@ _M = [
         "Each of the four moves of doubles is a step of its own.", proposal="24/20/16/12 13/9", level=2),
     # M8 the Mexican
     _ex("m8.1", "play", MEX, "2-1", "A Mexican from the start. Play the 1 and the 2.",
-        "Both were played: White names any doubles.", trap="13/11"),
+        "The 1 comes first, then the 2; doubles are named only when both could be played.", trap="13/11"),
     _ex("m8.2", "name", "mexican/w/5x5,3x4,1x4/bar,23x3,13x3,10,6x4,5,4x2", None,
-        "White played the Mexican 5/3 5/4. Which doubles would you name to play all four moves?",
+        "White played the Mexican 5/4 5/3. Which doubles would you name to play all four moves?",
         "Named doubles that cannot all be played lose the rest, and the re-roll.",
-        before=("2-1", "5/3 5/4"), level=2, trap=6),
+        before=("2-1", "5/4 5/3"), level=2, trap=6),
     _ex("m8.3", "moves", "mexican/w/13x5,8x5,7x5/24x2,20x2,19x2,15x2,14x2,6x5", "2-1",
         "A Mexican, but Black blocks many points. How many of the two dice can White play?",
         "If the 2 cannot be played there is no naming and no re-roll.", level=2),
@@ -201,20 +186,26 @@ _M = [
     _ex("m9.1", "play", "mexican/w/bar,24x2,13x4,8x3,6x5/13x5,8x3,6x5,2x2", "4-3", "Enter the checker from the bar.",
         "The bar comes first, and the lower die first too.", target="enter", trap="13/10"),
     _ex("m9.2", "lost", "mexican/w/bar,24x2,13x4,8x3,6x5/13x5,8x3,6x5,2x2", "5-2",
-        "With 5-2 the 2 would enter on point 23, which Black holds. Will White lose the turn?",
+        "White has a checker on the bar and rolls 5-2. Will White lose the turn?",
         "The first die that cannot enter ends the turn.", level=2),
     _ex("m9.3", "spot", "mexican/w/bar,24x2,13x4,8x3,6x5/13x5,8x3,6x5,2x2", "4-3",
         "One step of bar/21 21/18 breaks a rule. Click it, then say why.",
         "Entering follows the lower-die rule.", proposal="bar/21 21/18", level=2),
+    _ex("m9.4", "play", "mexican/w/barx2,24,13x4,8x3,6x5/13x5,8x3,6x5,3x2", "3-1",
+        "Two checkers on the bar and 3-1. Enter what the rules allow.",
+        "Each die in order enters a checker; the first die that cannot enter ends the turn, and the other "
+        "checker stays on the bar.", target="only", trap="bar/22", level=3),
     # M10 exact bear-off
     _ex("m10.1", "play", "mexican/w/6,4x2,3x2/23x2,13x5,8x3,6x5", "5-1", "Bear a checker off with 5-1.",
         "A checker on point p bears off only with a p.", target="bear_off"),
     _ex("m10.2", "bearoff", "mexican/w/4,2x3,1/13x5,8x5,7x5", "6-3",
         "Can White bear a checker off with 6-3?", "A 6 never bears off from a lower point.", level=2),
     _ex("m10.3", "count", "mexican/w/6,4/1x2", "4-1", "Two checkers left, 4-1 to play. How many different plays?",
-        "A die that bears nothing off may move a checker instead: the player chooses.", level=3),
+        "A die that bears nothing off may move a checker instead: the player chooses.", level=3,
+        interpretation="M10"),
     _ex("m10.4", "play", "mexican/w/6,4/1x2", "4-1", "Play 4-1 without bearing a checker off.",
-        "Bearing off is allowed, not required, when another move exists.", target="no_bear_off", level=3),
+        "Bearing off is allowed, not required, when another move exists.", target="no_bear_off", level=3,
+        interpretation="M10"),
     _ex("m10.5", "bearoff", "mexican/w/8,5x2,3x2/23x2,13x5,8x3,6x5", "3-2",
         "One checker is still on point 8. Can White bear a checker off with 3-2?",
         "The lower die can bring the last checker home; then the higher may bear off.", level=3),
@@ -224,12 +215,17 @@ _M = [
     # M11 winning
     _ex("m11.1", "play", f"mexican/w/2,1/{FAR}", "2-1", "Win the game.",
         "One point: no gammons in Mexican Backgammon.", target="win"),
-    _ex("m11.2", "play", f"mexican/w/6x2,3x2/{FAR}", "3-3",
-        "White played 3-3 in full (6/3(2) 3/off(2)) and rolled 3-3 again. Win.",
+    _ex("m11.2", "play", "mexican/w/21,3/3x5,2x5,1x5", "3-3",
+        "White played 3-3 in full (21/9) and rolled 3-3 again. Win.",
         "The game ends the moment the last checker is off, even inside a chain of re-rolls.",
-        before=("3-3", "6/3(2) 3/off(2)"), target="win", level=3),
-    _ex("m11.3", "play", f"mexican/w/1/{FAR}", "2-1", "A Mexican with one checker left. Win.",
-        "The game ends at once: no doubles are named.", target="win", level=2),
+        before=("3-3", "21/9"), target="win", trap="3/off", level=3),
+    _ex("m11.3", "play", f"mexican/w/3/{FAR}", "2-1", "A Mexican with one checker left. Win.",
+        "The game ends at once: no doubles are named.", target="win", trap="3/1", level=2),
+    _ex("m11.4", "worth", "mexican/w/3/24x2,13x5,8x3,6x5", None,
+        "White bore off its last checker; Black has borne off none and still has two in White's home "
+        "board. How many points does White win?",
+        "One point, always: Mexican Backgammon has no gammons and no backgammons.",
+        before=("2-1", "3/2/off"), level=2),
     # review
     _ex("m.r1", "lost", "mexican/w/bar,24x2,13x4,8x3,6x5/13x5,8x3,6x5,2x2", "4-2",
         "A checker on the bar and 4-2. Will White lose the turn?", "Lower die first, on entering too.",
@@ -240,8 +236,8 @@ _M = [
         "One step of 4/off 4/3 breaks a rule. Click it, then say why.",
         "Exact bear-off and the lower die first, together.", proposal="4/off 4/3", rows=("M3", "M10"), level=2),
     _ex("m.r4", "name", "mexican/w/5x5,3x4,1x4/bar,23x3,13x3,10,6x4,5,4x2", None,
-        "White played the Mexican 3/1/off. Which doubles would you name to play all four moves?",
-        "Each number is a different problem: try them one by one.", before=("2-1", "3/1/off"),
+        "White played the Mexican 1/off 3/1. Which doubles would you name to play all four moves?",
+        "Each number is a different problem: try them one by one.", before=("2-1", "1/off 3/1"),
         rows=("M8", "M10"), level=3),
 ]
 
@@ -252,7 +248,7 @@ _G = [
     _ex("g1.2", "land", "minigam/b/5,4,barx6/5,barx7", "3-1", "Black to play. Click where Black's checker on "
         "its point 5 lands with the 3.", "Black counts its own points 1-6 from its exit: the other way round.",
         start=5, die=3, level=2),
-    _ex("g1.3", "play", "minigam/b/5,4,barx6/5,barx7", "3-1", "Black to play 3-1. Move Black's checkers.",
+    _ex("g1.3", "play", "minigam/b/5,4,barx6/5x2,barx6", "3-1", "Black to play 3-1. Move Black's checkers.",
         "Each player moves towards its own exit.", level=2),
     # G2 all on the bar
     _ex("g2.1", "play", "minigam/w/barx8/barx8", "3-1", "Every checker starts on the bar. Play 3-1.",
@@ -271,12 +267,13 @@ _G = [
         "with the 5.", "The 5th point from White's entry side is White's point 2.", start=7, die=5, level=2),
     # G4 free entry
     _ex("g4.1", "play", "minigam/w/barx2,5,3x5/barx8", "2-1", "Checkers wait on the bar. Play 2-1 without "
-        "entering any of them.", "Checkers on the bar need not enter first.", target="free_entry", level=2),
+        "entering any of them.", "Checkers on the bar need not enter first.", target="free_entry", level=2,
+        interpretation="G4"),
     _ex("g4.2", "bearoff", "minigam/w/bar,3x7/barx8", "4-3", "One checker on the bar, seven home. Can White "
         "bear a checker off with 4-3?", "Bearing off waits until no checker is on the bar; a checker that "
         "enters first may let it start in the same turn.", level=3),
     _ex("g4.3", "count", "minigam/w/bar,5,3/barx8", "2-1", "How many different plays does 2-1 allow?",
-        "Any checker may use any die, the bar's included.", level=3),
+        "Any checker may use any die, the bar's included.", level=3, interpretation="G4"),
     # G5 forced moves
     _ex("g5.1", "play", "minigam/w/bar,5/barx4,4x2,3x2", "4-3", "Only one die can be played. Play what the "
         "rules require.", "If either die but not both can be played, play the larger.", target="only",
@@ -304,8 +301,8 @@ _G = [
     _ex("g8.1", "count", "minigam", None, "The opening: White rolls 3, Black 1. White plays both dice at once. "
         "How many different plays?", "No choice to roll again in Mini-Gam.", opening=True, before=("3-1",),
         level=2),
-    _ex("g8.2", "play", "minigam/w/3x7,4/barx8", "1-1", "No stacking limit in Mini-Gam. Play 1-1.",
-        "Eight checkers may stand on one point.", level=1),
+    _ex("g8.2", "play", "minigam/w/3x7,4/barx6,5x2", "1-1", "No stacking limit in Mini-Gam. Play 1-1.",
+        "Eight checkers may stand on one point.", trap="3/2", level=1),
     _ex("g8.3", "play", "minigam/w/2,1/barx8", "2-2", "Win the game.", "The first to bear off all 8 wins one "
         "point.", target="win"),
     # review
@@ -317,8 +314,8 @@ _G = [
         "its point 4 lands with the 3.", "Black's point 1 is White's point 6.", start=4, die=3,
         rows=("G1",), level=2),
     _ex("g.r4", "play", "minigam/w/bar,5/barx8", "6-5", "Enter and bear off: find a play that bears a checker off.",
-        "One checker may enter while another bears off, or the same checker may do both.",
-        target="bear_off", rows=("G6", "G7"), level=3),
+        "Nothing bears off while a checker waits on the bar: it enters first, then another checker may bear off.",
+        target="bear_off", rows=("G4", "G6"), level=3),
 ]
 
 
@@ -366,7 +363,8 @@ def exercise(exercise_id: str) -> Exercise:
 
 
 _KIND_WORDS = {"play": "play", "spot": "spot the illegal step", "lost": "turn lost?", "count": "how many plays",
-               "moves": "how many moves", "name": "which doubles", "bearoff": "bear off?", "land": "where it lands"}
+               "moves": "how many moves", "name": "which doubles", "bearoff": "bear off?", "land": "where it lands",
+               "choose": "keep or re-roll", "worth": "what the win is worth"}
 
 
 def course_table() -> str:

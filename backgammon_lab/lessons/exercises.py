@@ -32,6 +32,11 @@ The kinds:
 ``land``
     Click the point where the checker on ``start`` (the mover's numbering; the bar is N+1) lands
     with the die ``die``.
+``choose``
+    The opening choice (Mexican Backgammon): keep the opening dice or roll both again. The
+    accepted choice is the one after which the player plays ``dice`` at once.
+``worth``
+    The game is over (``before`` plays the last checker off): how many points is the win worth?
 
 :func:`check_exercise` raises :class:`LessonError` when a goal has no answer, or more than one
 where one is meant (``only``, ``spot``, ``land``), or too few choices to pick from.
@@ -44,17 +49,19 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..engine import DiceLost, Phase, RollDice, TurnLost, TurnState, advance
+from ..engine import DiceLost, GameOver, Phase, RollDice, TurnLost, TurnState, advance, play_text
 from ..errors import BackgammonError
 from ..game import Game
 from ..position import WHITE, Play, Position, Roll, Step
 from ..rules import REASONS, Explanation, apply_steps, explain_step, legal_plays, legal_steps
 from ..variants import Variant, find_variant
+from .rows import INTERPRETATIONS, quote_rule
 
 __all__ = ["Exercise", "Answer", "LessonError", "KINDS", "TARGETS", "LEVELS", "solve", "check_exercise",
-           "build_game", "step_clicks", "white_point", "mover_point", "proposal_steps", "rule_note"]
+           "build_game", "step_clicks", "white_point", "mover_point", "proposal_steps", "rule_note", "why_words",
+           "sentence", "point_name", "shuffled", "first_die_question"]
 
-KINDS = ("play", "spot", "lost", "count", "moves", "name", "bearoff", "land")
+KINDS = ("play", "spot", "lost", "count", "moves", "name", "bearoff", "land", "choose", "worth")
 TARGETS = ("only", "any", "hit", "enter", "bear_off", "win", "free_entry", "no_bear_off")
 #: Difficulty: 1 easy, 2 medium, 3 tricky.
 LEVELS = (1, 2, 3)
@@ -93,6 +100,8 @@ class Exercise:
     rows: tuple[str, ...] = ()
     #: A try the tests make and expect to be refused (a step as move text, or an answer value).
     trap: Any = None
+    #: The rule row whose interpretation (not the rule text itself) this exercise rests on.
+    interpretation: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -101,6 +110,16 @@ class Exercise:
             raise LessonError(f"exercise {self.id!r}: unknown target {self.target!r}; targets: {', '.join(TARGETS)}")
         if self.level not in LEVELS:
             raise LessonError(f"exercise {self.id!r}: level must be 1, 2 or 3, not {self.level!r}")
+        if self.interpretation and self.interpretation not in INTERPRETATIONS:
+            raise LessonError(f"exercise {self.id!r}: row {self.interpretation!r} is not an interpretation; "
+                              f"those are: {', '.join(INTERPRETATIONS)}")
+
+    @property
+    def note(self) -> str:
+        """What the learner is told when the exercise rests on an interpretation (else ``""``)."""
+        if not self.interpretation:
+            return ""
+        return (f"An interpretation (rule {self.interpretation}): {INTERPRETATIONS[self.interpretation]}.")
 
     @property
     def variant(self) -> str:
@@ -161,10 +180,54 @@ def step_clicks(position: Position, step: Step) -> list[tuple[str, Any]]:
 
 def rule_note(why: Explanation) -> str:
     """The explanation in words, with the rule it rests on when there is one (a rule row or a seed's
-    sentence; not the bare "usual rules" of standard backgammon)."""
-    if why.rule is None or why.rule.text in why.message or why.rule.id == "Standard":
-        return why.message
-    return f"{why.message} (Rule {why.rule.id}: \u201c{why.rule.text}\u201d)"
+    sentence, named as the notebooks name it; not the bare "usual rules" of standard backgammon).
+
+    Every rule is quoted one way (:func:`~backgammon_lab.lessons.rows.quote_rule`): a message that
+    already quotes its rule in another style has that quote replaced."""
+    message = why_words(why)
+    if why.rule is None or why.rule.id == "Standard":
+        return message
+    return f"{message} ({quote_rule(why.rule)})"
+
+
+def why_words(why: Explanation) -> str:
+    """The explanation's sentence without a quote of its rule in another style (``Rule: "…"``):
+    what the board's message line shows; :func:`rule_note` adds the rule the one way."""
+    message = why.message
+    if why.rule is not None:
+        for old in (f' Rule: "{why.rule.text}"', f" Rule: \u201c{why.rule.text}\u201d"):
+            message = message.replace(old, "")
+    return message
+
+
+def sentence(text: str) -> str:
+    """``text`` ending with one full stop (no ``..``)."""
+    text = text.rstrip()
+    done = text.endswith((".", "!", "?", ".\u201d)", ".)", "\u201d)")) or not text
+    return text if done else text + "."
+
+
+def point_name(position: Position, point: int) -> str:
+    """The mover's point ``point`` named with whose numbering is meant: ``"White's point 5"``;
+    for Black also White's number, which the board shows: ``"Black's point 5 (White's point 2)"``;
+    ``"the bar"`` for the bar."""
+    n = position.variant.points
+    if point == n + 1:
+        return "the bar"
+    if position.turn == WHITE:
+        return f"White's point {point}"
+    return f"Black's point {point} (White's point {white_point(position, point)})"
+
+
+def first_die_question(variant: Variant, roll: Roll, on_bar: bool) -> str:
+    """The hint of a "will the turn be lost?" question: which die comes first where the dice have an
+    order (Mexican's lower die first), else whether any die can be played at all."""
+    if variant.low_die_first and not roll.is_double:
+        what = "enter" if on_bar else "be played"
+        return f"Which die must {what} first with {roll}, and can it?"
+    if on_bar:
+        return f"Can a checker on the bar enter with either die of {roll}?"
+    return f"Can any checker move with either die of {roll}?"
 
 
 # -- the state of an exercise ------------------------------------------------------------------
@@ -213,6 +276,14 @@ def _pick(ex: Exercise, options: list[Any], k: int) -> list[Any]:
     def key(x: Any) -> str:
         return hashlib.sha256(f"{ex.id}|{x}".encode()).hexdigest()
     return sorted(options, key=key)[:k]
+
+
+def shuffled(ex: Exercise, options: list[Any]) -> list[Any]:
+    """``options`` in an order seeded by the exercise's id: the same on every run, different from
+    one exercise to the next, so the right answer is not always on the same button."""
+    def key(x: Any) -> str:
+        return hashlib.sha256(f"{ex.id}|order|{x}".encode()).hexdigest()
+    return sorted(options, key=key)
 
 
 #: Reasons never offered as a choice: facts of the input, not rules of the game.
@@ -272,8 +343,12 @@ def solve(ex: Exercise) -> Answer:
     """The answer to ``ex``, computed by the engine. Raises :class:`LessonError` for an exercise
     without an answer (see :func:`check_exercise`)."""
     kind = ex.kind
-    if kind in ("lost",):
+    if kind == "lost":
         return _solve_lost(ex)
+    if kind == "choose":
+        return _solve_choose(ex)
+    if kind == "worth":
+        return _solve_worth(ex)
     game = build_game(ex)
     state = game.state
     if kind == "name":
@@ -299,12 +374,11 @@ def _solve_play(ex: Exercise, state: TurnState) -> Answer:
         raise LessonError(f"exercise {ex.id!r}: no legal play {target_words(ex.target)}")
     first = good[0]
     step = first.steps[0]
-    if step.start == n + 1:
-        where = "the bar"
-    else:
-        where = f"point {step.start}"
+    assert state.roll is not None
+    where = "the bar" if step.start == n + 1 else f"point {step.start}"
     hint = f"Start with the checker on {where}: it can go to {'off' if step.end == 0 else step.end}."
-    sol = str(first) if len(good) == 1 else f"{first} (or {len(good) - 1} other play{'s' if len(good) > 2 else ''})"
+    words = play_text(first, state.roll)
+    sol = words if len(good) == 1 else f"{words} (or {len(good) - 1} other play{'s' if len(good) > 2 else ''})"
     return Answer(frozenset(p.position for p in good), sol, hint, plays=tuple(good))
 
 
@@ -327,7 +401,7 @@ def _solve_spot(ex: Exercise, state: TurnState) -> Answer:
         if not right or len(pool) < 2:
             raise LessonError(f"exercise {ex.id!r}: no reasons to pick from beside {why.message!r}")
         order = _pick(ex, _pick(ex, pool, 2) + [right], 3)
-        return Answer(frozenset({i}), f"{text}: {why.message}",
+        return Answer(frozenset({i}), f"the step {text}",
                       f"Replay the steps one by one in your head; the dice are {roll}.",
                       reason=rule_note(why), choices=tuple(range(len(steps))),
                       labels=tuple(t for t, _, _ in steps), reasons=tuple(order),
@@ -343,11 +417,12 @@ def _solve_lost(ex: Exercise) -> Answer:
     roll = Roll.parse(ex.dice)
     after, events = advance(before, RollDice(roll))
     lost = [e for e in events if isinstance(e, TurnLost)]
+    on_bar = before.position.count(before.player, before.variant.points + 1) > 0
     if not lost:
         assert after.plays is not None
         n = len(after.plays)
-        reason = f"No: {n} legal play{'s' if n != 1 else ''}, for example {after.plays[0]}."
-        return Answer(frozenset({False}), "No", "Try each die in the order the rules ask for.",
+        reason = f"No: {n} legal play{'s' if n != 1 else ''}, for example {play_text(after.plays[0], roll)}."
+        return Answer(frozenset({False}), "No", first_die_question(before.variant, roll, on_bar),
                       reason=reason, choices=(True, False), labels=("Yes", "No"))
     ev = lost[0]
     texts: set[str] = set()
@@ -357,7 +432,6 @@ def _solve_lost(ex: Exercise) -> Answer:
         texts = {TurnLost(ev.player, roll, r, roll.low, ev.rerolls_lost).text
                  for r in ("lower_die_cannot_enter", "lower_die_blocked", "cannot_enter")}
         texts.add(DiceLost(ev.player, roll, 1, 2, "high_after_low", roll.high).text)
-        on_bar = before.position.count(before.player, before.variant.points + 1) > 0
         texts.discard(TurnLost(ev.player, roll, "lower_die_blocked" if on_bar else "lower_die_cannot_enter",
                                roll.low, ev.rerolls_lost).text)
     texts.discard(ev.text)
@@ -369,10 +443,10 @@ def _solve_lost(ex: Exercise) -> Answer:
         if pos.count(pos.turn, start):
             why = explain_step(pos, roll, [], Step(start, max(start - roll.low, 0), roll.low))
             if not why.legal and why.code not in ("turn_lost", "lower_die_first"):
-                explanation = f"{ev.text} {Step(start, max(start - roll.low, 0), roll.low).text(n)}: {why.message}"
+                explanation = f"{ev.text} {Step(start, max(start - roll.low, 0), roll.low).text(n)}: {why_words(why)}"
                 break
     order = _pick(ex, _pick(ex, sorted(texts), 2) + [ev.text], 3) if texts else []
-    return Answer(frozenset({True}), "Yes", f"Which die must be played first with {roll}?",
+    return Answer(frozenset({True}), "Yes", first_die_question(before.variant, roll, on_bar),
                   reason=explanation, choices=(True, False), labels=("Yes", "No"),
                   reasons=tuple(order), reason_index=order.index(ev.text) if order else -1)
 
@@ -390,7 +464,8 @@ def _solve_count(ex: Exercise, state: TurnState) -> Answer:
     assert plays is not None
     n = len(plays)
     choices = _window(ex, n, low=1)
-    shown = ", ".join(map(str, list(plays)[:8])) + (" ..." if n > 8 else "")
+    assert state.roll is not None
+    shown = ", ".join(play_text(p, state.roll) for p in list(plays)[:8]) + (f" and {n - 8} more" if n > 8 else "")
     return Answer(frozenset({n}), str(n), "Count plays by where the checkers end up, not by the order of the steps.",
                   reason=f"{n} legal play{'s' if n != 1 else ''}: {shown}.", choices=choices,
                   labels=tuple(map(str, choices)), plays=tuple(plays))
@@ -404,7 +479,7 @@ def _solve_moves(ex: Exercise, state: TurnState) -> Answer:
     total = 4 if roll.is_double else 2
     choices = tuple(range(1, total + 1))
     return Answer(frozenset({k}), str(k), f"Try to play the {roll} one move at a time; which points are open?",
-                  reason=f"{k} of the {total} moves can be played, for example {plays[0]}.", choices=choices,
+                  reason=f"{k} of the {total} moves can be played, for example {play_text(plays[0], roll)}.", choices=choices,
                   labels=tuple(map(str, choices)), plays=tuple(plays))
 
 
@@ -415,7 +490,7 @@ def _solve_bearoff(ex: Exercise, state: TurnState) -> Answer:
     pos = state.position
     can = [p for p in plays if any(s.end == 0 for s in p.steps)]
     if can:
-        reason = f"Yes, for example {can[0]}."
+        reason = f"Yes, for example {play_text(can[0], roll)}."
     else:
         reason = _bear_off_refusal(pos, roll, plays)
         if not reason:
@@ -453,7 +528,6 @@ def _solve_land(ex: Exercise, state: TurnState) -> Answer:
     roll = state.roll
     assert roll is not None
     pos = state.position
-    n = pos.variant.points
     if ex.die not in roll.dice:
         raise LessonError(f"exercise {ex.id!r}: die {ex.die} is not in the roll {roll}")
     ends = sorted({s.end for s in legal_steps(pos, roll) if s.start == ex.start and s.die == ex.die})
@@ -462,10 +536,11 @@ def _solve_land(ex: Exercise, state: TurnState) -> Answer:
                           f"{len(ends)} landing point(s) on the board, not one")
     end = ends[0]
     wp = white_point(pos, end)
-    name = "the bar" if ex.start == n + 1 else f"its point {ex.start}"
-    return Answer(frozenset({wp}), f"its point {end} (White's number {wp})",
-                  f"Count {ex.die} from {name} towards its exit, point 1.",
-                  reason=f"From {name} a {ex.die} goes to its point {end}.",
+    who = "White" if pos.turn == WHITE else "Black"
+    name = point_name(pos, ex.start)
+    return Answer(frozenset({wp}), point_name(pos, end),
+                  f"Count {ex.die} from {name} towards {who}'s exit, past {who}'s point 1.",
+                  reason=f"From {name} a {ex.die} goes to {point_name(pos, end)}.",
                   steps=(Step(ex.start, end, ex.die),))
 
 
@@ -486,10 +561,50 @@ def _solve_name(ex: Exercise, state: TurnState) -> Answer:
     if len(full) == 6:
         raise LessonError(f"exercise {ex.id!r}: every doubles can be played in full: nothing to find")
     parts = ", ".join(f"{k}-{k}: {counts[k]} of 4" for k in range(1, 7))
+    order = tuple(shuffled(ex, list(range(1, 7))))
     return Answer(frozenset(full), ", ".join(f"{k}-{k}" for k in full),
                   "Try each number four times in your head; which points are blocked?",
-                  reason=f"Moves each doubles can play: {parts}.", choices=tuple(range(1, 7)),
-                  labels=tuple(f"{k}-{k}" for k in range(1, 7)))
+                  reason=f"Moves each doubles can play: {parts}.", choices=order,
+                  labels=tuple(f"{k}-{k}" for k in order))
+
+
+_CHOICE_LABELS = {"keep": "Keep the dice", "reroll": "Roll both dice again"}
+
+
+def _solve_choose(ex: Exercise) -> Answer:
+    game = build_game(ex, roll=False)
+    state = game.state
+    if state.phase is not Phase.CHOICE or ex.dice is None:
+        raise LessonError(f"exercise {ex.id!r}: a 'choose' question needs the opening choice and the dice "
+                          f"to play (the game is at: {state.hint()})")
+    want = Roll.parse(ex.dice)
+    actions = {str(c): c for c in state.legal_actions()}
+    options = list(actions)
+    good, said = [], []
+    for c in options:
+        after, events = advance(state, actions[c])
+        if after.phase is Phase.PLAY and after.roll is not None and sorted(after.roll.dice) == sorted(want.dice):
+            good.append(c)
+        said.append(f"{_CHOICE_LABELS.get(c, c)}: {' '.join(e.text for e in events)}")
+    if len(good) != 1:
+        raise LessonError(f"exercise {ex.id!r}: {len(good)} choices play {want} at once, not one")
+    order = tuple(shuffled(ex, options))
+    return Answer(frozenset(good), _CHOICE_LABELS.get(good[0], good[0]),
+                  "Which choice plays the dice you see, and which gives new ones?",
+                  reason=sentence(" ".join(sentence(t) for t in said)), choices=order,
+                  labels=tuple(_CHOICE_LABELS.get(c, c) for c in order))
+
+
+def _solve_worth(ex: Exercise) -> Answer:
+    game = build_game(ex)
+    state = game.state
+    if state.phase is not Phase.OVER:
+        raise LessonError(f"exercise {ex.id!r}: a 'worth' question needs a finished game (the game is at: "
+                          f"{state.hint()})")
+    over = [e.text for entry in game.entries for e in entry.events if isinstance(e, GameOver)]
+    choices = (1, 2, 3)
+    return Answer(frozenset({state.points}), str(state.points), "Does this game score gammons?",
+                  reason=over[-1] if over else "", choices=choices, labels=tuple(map(str, choices)))
 
 
 def check_exercise(ex: Exercise) -> Answer:

@@ -25,7 +25,7 @@ from ..errors import BackgammonError
 from ..game import Game
 from ..position import Position, Step
 from ..rules import apply_steps, explain_step, legal_plays
-from .exercises import LessonError, rule_note
+from .exercises import LessonError, rule_note, why_words
 
 __all__ = ["Picture", "show", "plays_board", "why_not", "compare", "same", "labelled_board", "narrate",
            "lesson", "course", "enters", "ROLLS_36", "head_to_head"]
@@ -96,7 +96,7 @@ def why_not(pos: Position, dice: tuple[int, int], step: str | Step, done: Sequen
     print(f"    {rule_note(why)}")
     now = apply_steps(pos, dice, list(done)) if done else pos
     return show(board(now, dice=dice, selected=start, highlight=[end], size=440,
-                      caption=f"{'Allowed' if why.legal else 'Not allowed'}: {text}{after}. {why.message}"))
+                      caption=f"{'Allowed' if why.legal else 'Not allowed'}: {text}{after}. {why_words(why)}"))
 
 
 def compare(texts: Iterable[str], dice: tuple[int, int], *, draw: int = 2, width: int = 360) -> Picture:

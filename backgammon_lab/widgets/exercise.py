@@ -25,7 +25,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..engine import MakeStep, Phase, Played, StepPlayed, advance
+from ..engine import MakeStep, Phase, Played, StepPlayed, advance, play_text
 from ..errors import BackgammonError
 from ..lessons.catalog import ROW_TITLES, STAGES, Stage
 from ..lessons.exercises import (
@@ -35,13 +35,17 @@ from ..lessons.exercises import (
     _target_ok,
     build_game,
     mover_point,
+    point_name,
     proposal_steps,
     rule_note,
+    sentence,
     solve,
     target_words,
+    why_words,
 )
 from ..lessons.progress import MAX_STARS, Progress, stars_for
-from ..position import Roll, Step
+from ..lessons.rows import quote_rule
+from ..position import WHITE, Roll, Step
 from ..rules import explain_step, legal_plays
 from .board import BoardWidget
 
@@ -56,6 +60,8 @@ _KIND_PROMPT = {
     "name": "Name doubles below.",
     "bearoff": "Answer below.",
     "land": "Click the point on the board.",
+    "choose": "Choose below.",
+    "worth": "Answer below.",
 }
 
 
@@ -93,7 +99,8 @@ class ExerciseWidget(w.VBox):
         self._refused_at: int | None = None  # a checker just clicked that cannot move
 
         head = f"{number} " if number else ""
-        self.title = w.HTML(f"<b>{html.escape(head + exercise.goal)}</b>")
+        note = (f"<br><i>{html.escape(exercise.note)}</i>" if exercise.note else "")
+        self.title = w.HTML(f"<b>{html.escape(head + exercise.goal)}</b>{note}")
         self.title.add_class("bgl-exercise-goal")
         self.prompt = w.Label(_KIND_PROMPT[exercise.kind])
         self.board = self._make_board()
@@ -111,6 +118,10 @@ class ExerciseWidget(w.VBox):
         self.retry_button.on_click(lambda _b: self.reset())
         self.feedback_box = w.HTML("")
         self.feedback_box.add_class("bgl-exercise-feedback")
+        # the goal, the board and the message are as wide as the board, not the whole output
+        for part in (self.title, self.feedback_box):
+            part.layout.max_width = f"{size}px"
+        self.board.layout.width = f"{size}px"
         self.stars_label = w.Label("")
         self.stars_label.add_class("bgl-exercise-stars")
         self._build_choices()
@@ -155,12 +166,14 @@ class ExerciseWidget(w.VBox):
             board.on_click(self._play_click)
             board.on_move(self._after_step)
             return board
-        self.game = build_game(ex, roll=ex.kind != "lost")
+        self.game = build_game(ex, roll=ex.kind not in ("lost", "choose"))
         st = self.game.state
         pos = st.position
         opts: dict[str, Any] = {"size": self._size}
         if ex.kind == "lost" and ex.dice is not None:
             opts["dice"] = Roll.parse(ex.dice)
+        elif ex.kind == "choose" and st.roll is not None:
+            opts["dice"] = st.roll
         elif st.roll is not None and ex.kind != "name":
             opts["dice"] = st.roll
         elif ex.kind == "name" and st.roll is not None:
@@ -220,7 +233,8 @@ class ExerciseWidget(w.VBox):
         target = self._mover_target(click)
         steps = game.state.next_steps()
         refused, self._refused_at = self._refused_at, None
-        if refused is not None and target is not None and sel is None and \
+        movable = target is not None and any(s.start == target for s in steps)
+        if refused is not None and target is not None and sel is None and not movable and \
                 (refused - target in game.state.dice_left or target == 0):
             return True  # where the refused checker was meant to go: the same try, already explained
         if sel is None and target is not None and 0 < target and not any(s.start == target for s in steps) \
@@ -246,7 +260,7 @@ class ExerciseWidget(w.VBox):
             text = str(e)
         self.wrong += 1
         self.board.clear_selection()
-        self.board.message = why.message
+        self.board.message = why_words(why)
         self._say(f"Not allowed: {text}", False)
         return True
 
@@ -257,21 +271,30 @@ class ExerciseWidget(w.VBox):
         n = st.position.variant.points
         parts: list[str] = []
         messages: list[str] = []
+        rules: list[str] = []  # each rule quoted once, after the reasons
         dice = list(dict.fromkeys(st.dice_left))
         for die in dice:
             why = explain_step(st.turn_start, st.dice, list(st.steps), Step(start, max(start - die, 0), die))
-            if not why.legal and why.message not in messages:
-                messages.append(why.message)
-                parts.append((f"With the {die}: " if len(dice) > 1 else "") + rule_note(why))
+            if not why.legal and why_words(why) not in messages:
+                messages.append(why_words(why))
+                parts.append((f"With the {die}: " if len(dice) > 1 else "") + why_words(why))
+                if why.rule is not None and why.rule.id != "Standard" and quote_rule(why.rule) not in rules:
+                    rules.append(quote_rule(why.rule))
         if not parts:  # pragma: no cover - a checker with no legal step has a refused die
             return False
-        text, message = " ".join(parts), " ".join(messages)
+        text = " ".join(parts) + "".join(f" ({r})" for r in rules)
+        message = " ".join(messages)
         self.wrong += 1
         self._refused_at = start
         self.board.clear_selection()
         self.board.message = message
-        name = "The bar" if start == n + 1 else f"The checker on point {start}"
-        self._say(f"Not allowed: {name} cannot move now. {text}", False)
+        if start == n + 1:
+            k = st.position.count(st.position.turn, start)
+            name = "The checker on the bar" if k == 1 else f"None of the {k} checkers on the bar"
+        else:
+            name = f"The checker on point {start}"
+        self._say(f"Not allowed: {name} {'cannot' if not name.startswith('None') else 'can'} move now. {text}",
+                  False)
         return True
 
     def _after_step(self) -> None:
@@ -283,9 +306,10 @@ class ExerciseWidget(w.VBox):
         played = next((e for e in last.events if isinstance(e, Played)), None)
         if played is not None:
             if _target_ok(ex.target, played.play, start):
-                self._finish(f"Right: {played.play}. " + self._after_words(last.events))
+                self._finish(f"Right: {play_text(played.play, played.roll)}. " + self._after_words(last.events))
                 return
-            self._wrong_play(f"{played.play} is legal, but it is not a play that {target_words(ex.target)}.")
+            self._wrong_play(f"{play_text(played.play, played.roll)} is legal, but it is not a play that "
+                             f"{target_words(ex.target)}.")
             return
         reach = game.state.completions()
         if ex.target in ("only", "any") or any(_target_ok(ex.target, p, start) for p in reach):
@@ -358,7 +382,7 @@ class ExerciseWidget(w.VBox):
                 first = "Right." if ex.kind != "spot" else f"Right: {ans.labels[value]} is the step."
                 self._say(f"{first} Now, why? Pick the reason.", True)
                 return
-            self._finish(f"Right: {self._answer_words(value)}. {ans.reason}")
+            self._finish(f"Right: {sentence(self._answer_words(value))} {ans.reason}")
             return
         self.wrong += 1
         self._say(self._wrong_words(value), False)
@@ -366,7 +390,8 @@ class ExerciseWidget(w.VBox):
     def _answer_words(self, value: Any) -> str:
         ans = self.answer_key
         if self.exercise.kind == "land":
-            return f"point {value}"
+            pos = self.game.position
+            return point_name(pos, mover_point(pos, value))
         if self.exercise.kind == "name":
             return f"{value}-{value}"
         if ans.choices and value in ans.choices:
@@ -382,17 +407,27 @@ class ExerciseWidget(w.VBox):
             if value == -1:
                 return "Click a point of the board."
             assert st.roll is not None
-            why = explain_step(pos, st.roll, [], Step(ex.start, mover_point(pos, value), ex.die))
-            return f"Not point {value}: {rule_note(why)}" if not why.legal else \
-                f"Not point {value}: the checker on {ex.start} reaches it, but not with the {ex.die}."
+            there = mover_point(pos, value)
+            name = point_name(pos, there)
+            if there == ex.start:
+                return f"Not {name}: the checker stands there. Count {ex.die} from it towards its exit."
+            why = explain_step(pos, st.roll, [], Step(ex.start, there, ex.die))
+            if why.code == "backwards" and why.rule is not None:  # the engine's words name no numbering
+                who = "White" if pos.turn == WHITE else "Black"
+                return (f"Not {name}: it lies behind the checker, and {who} moves towards {who}'s point 1 "
+                        f"({quote_rule(why.rule)})")
+            return f"Not {name}: {rule_note(why)}" if not why.legal else \
+                f"Not {name}: the checker on {point_name(pos, ex.start)} reaches it, but not with the {ex.die}."
         if ex.kind == "spot":
             text = ans.labels[value]
             return f"{text} is legal at that moment. Replay the steps in order and look again."
         if ex.kind == "name":
             k = legal_plays(pos, (value, value)).length
             return f"Not {value}-{value}: only {k} of the four {value}s could be played."
-        if ex.kind in ("lost", "bearoff"):
+        if ex.kind in ("lost", "bearoff", "choose"):
             return f"Not quite. {ans.reason}"
+        if ex.kind == "worth":
+            return f"Not {value}. Which finishes score more than one point in {self.game.variant.title}?"
         return f"Not {self._answer_words(value)}. Count again."
 
     def pick_reason(self, index: int) -> None:
@@ -456,22 +491,26 @@ class ExerciseWidget(w.VBox):
             self.board.clear_selection()
             self.board.redraw()
             events = self.game.entries[-1].events
-            self._finish(f"Solution: {ans.plays[0]}. {self._after_words(events)}")
+            played = next(e for e in events if isinstance(e, Played))
+            self._finish(f"Solution: {play_text(played.play, played.roll)}. {self._after_words(events)}")
             return
         extra = f" {ans.reason}" if ans.reason and ans.reason not in ans.solution else ""
-        why = f" Why: {ans.reasons[ans.reason_index]}" if ans.reasons else ""
+        why = f" Why: {ans.reasons[ans.reason_index]}" if ans.reasons and \
+            ans.reasons[ans.reason_index] not in ans.reason else ""
         if ex.kind == "land":
             (step,) = ans.steps
             self.board.set_options(arrows=[(step.start, step.end)])
-        self._finish(f"Solution: {ans.solution}.{why}{extra}")
+        self._finish(f"{sentence('Solution: ' + ans.solution)}{why}{extra}")
 
     def _finish(self, text: str) -> None:
         self.stage = "done"
         self.solved = True
         stars = stars_for(self.wrong, self.hints, self.shown)
         self.progress.record(self.exercise.id, wrong=self.wrong, hints=self.hints, shown=self.shown)
-        lesson = f" {self.exercise.text}" if self.exercise.text else ""
-        self._say(f"{text.strip()}{lesson} {star_text(stars)}", True if not self.shown else None)
+        text = sentence(text)
+        said = [t for t in (self.exercise.text, self.exercise.note) if t and t not in text]
+        lesson = "".join(f" {sentence(t)}" for t in said)
+        self._say(f"{text}{lesson} {star_text(stars)}", True if not self.shown else None)
         self.retry_button.disabled = False
         self.hint_button.disabled = True
         self.solution_button.disabled = True
