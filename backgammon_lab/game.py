@@ -390,13 +390,15 @@ class Game:
         played = next((ev for ev in e.events if isinstance(ev, Played)), None)
         who = played.player if played is not None else prev_player
         if isinstance(a, MakePlay):
-            return {"play": e.text if e.text is not None else str(a.play), "player": who}
+            # the text the play was given as (a match file's notation is kept), else the one writer's
+            text = e.text if e.text is not None else played.steps_text if played is not None else str(a.play)
+            return {"play": text, "player": who}
         if isinstance(a, MakeStep):
             step_ev = e.events[0]
             assert isinstance(step_ev, StepPlayed)
             out: dict[str, Any] = {"step": step_ev.step.text(self.variant.points), "player": step_ev.player}
             if played is not None:
-                out["completes"] = str(played.play)
+                out["completes"] = played.steps_text
             return out
         raise AssertionError(a)  # pragma: no cover
 

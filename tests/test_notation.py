@@ -75,3 +75,41 @@ def test_notation_gathers_every_text_form() -> None:
     play = legal_plays(start, (3, 1)).find("8/5 6/5")
     assert notation.format_play(play.steps, 24) == str(play) == "8/5 6/5"
     assert notation.parse_play(start, (3, 1), "8/5 6/5") == play
+
+
+def test_played_order_writes_the_steps_as_played_and_joins_no_chain_backwards() -> None:
+    """``format_play(played_order=True)``: Mexican's lower die first is written first; a checker
+    that later arrives where an earlier step began is not joined in front (``1/off 3/1`` stays:
+    ``3/1/off`` would say the 2 went first). Without it plays are written as players write them."""
+    from backgammon_lab.position import Step, format_play
+
+    off_then_in = [Step(1, 0, 1), Step(3, 1, 2)]
+    assert format_play(off_then_in, 24, played_order=True) == "1/off 3/1"
+    assert format_play(off_then_in, 24) == "3/1/off"
+    on = [Step(13, 11, 2), Step(11, 5, 6)]  # one checker going on: one chain either way
+    assert format_play(on, 24, played_order=True) == format_play(on, 24) == "13/11/5"
+    doubles = [Step(8, 5, 3), Step(6, 3, 3), Step(8, 5, 3)]
+    assert format_play(doubles, 24, played_order=True) == "8/5(2) 6/3"
+
+
+def test_game_record_and_events_write_mexican_plays_in_the_order_played() -> None:
+    """The record (and its replay), the events and the .mat-style text write a Mexican play of 2-1
+    as played: 6/5 (the 1) then 13/11, and 1/off then 3/1; standard plays as players write them.
+    (The .mat-style text writes the same: tests/test_matchfiles.py round-trips it with the record.)"""
+    from backgammon_lab.engine import Played, play_text
+    from backgammon_lab.position import Roll
+
+    g = Game(position=Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5"), dice=(2, 1))
+    g.step("6/5")
+    g.step("13/11")
+    played = next(ev for ev in g.events if isinstance(ev, Played))
+    assert played.text == "White plays 6/5 13/11." and played.steps_text == "6/5 13/11"
+    assert str(played.play) == "13/11 6/5"  # players' order, where no order is a rule
+    assert {"play": "6/5 13/11", "player": "white"} in g.record()["actions"]
+    assert Game.from_record(g.record()).position == g.position
+    end = Game(position=Position.from_string("mexican/w/3,1,offx13/13x5,8x5,6x5"), dice=(2, 1))
+    end.step("1/off")
+    end.step("3/1")
+    assert end.record()["actions"][-1]["play"] == "1/off 3/1"
+    std = legal_plays(Position.from_string("standard/w/24x2,13x5,10,8x2,6x5/24x2,13x5,8x3,6x5"), (3, 2))
+    assert play_text(std.find("8/5 10/8"), Roll(3, 2)) == "10/8/5"

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from ..engine import Choice, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice
+from ..engine import Choice, MakePlay, NameDoubles, OpeningRoll, Phase, Played, RollDice
 from ..errors import BackgammonError, NotationError, show
 from ..game import Game
 from ..position import WHITE, Player, Position
@@ -105,7 +105,8 @@ def turn_parts(game: Game) -> tuple[list[tuple[int, int]], list[tuple[Player, li
             if e.state.phase is not Phase.PLAY:
                 part = f"{pending} cannot move"
         elif isinstance(a, MakePlay):
-            part = f"{pending} {e.text if e.text is not None else str(a.play)}"
+            done = next(ev.steps_text for ev in e.events if isinstance(ev, Played))  # the game's one writer
+            part = f"{pending} {e.text if e.text is not None else done}"
         else:
             raise NotationError(f"the .mat-style text writes whole plays; a game with steps clicked one by one "
                                 f"is written once they complete a play ({a!r})")
