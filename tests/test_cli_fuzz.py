@@ -329,8 +329,10 @@ def check_batch(lines: list[str | bytes], result: Any, out: str, err: str) -> st
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """A folder with the files the seeds name, a table cache with small Mini-Gam tables, as cwd."""
+    """A folder with the files the seeds name, a table cache with small Mini-Gam tables, as cwd; the
+    compiled kernels are the machine's (a fresh cache would compile them inside the commands' deadline)."""
     from backgammon_lab.analysis.solve import solve
+    from backgammon_lab.kernels import cache_dir
 
     d = tmp_path_factory.mktemp("fuzz")
     (d / "pos.json").write_text(Position.from_string(START).to_json_text())
@@ -339,6 +341,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     (d / "nested.json").write_text("[" * 100000)
     (d / "folder").mkdir()
     cache = d / "cache" / "backgammon_lab"
+    cache.mkdir(parents=True)
+    (cache_dir() / "kernels").mkdir(parents=True, exist_ok=True)
+    (cache / "kernels").symlink_to(cache_dir() / "kernels", target_is_directory=True)
     for k in (2, 3):
         solve(k, progress=False).save(cache / f"minigam-{k}.npz")
     old_cwd, old_cache = os.getcwd(), os.environ.get("XDG_CACHE_HOME")
