@@ -600,8 +600,7 @@ def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], ste
             lo = left[0]
             if maxlen == 0 and not done:
                 return _lower_die_lost(r, position, b, lo, st.die)
-            return _why(position, "lower_die_first", f"The lower die, {lo}, must be played first. "
-                        "Rule: \"You must move the lower number first.\"")
+            return _why(position, "lower_die_first", f"The lower die, {lo}, must be played first.")
         if st.end != 0 or st.die == dist:
             return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, and no die "
                         f"left shows {dist} (dice left: {', '.join(map(str, left))}).")

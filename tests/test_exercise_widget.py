@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from backgammon_lab.lessons import EXERCISES, Exercise, LessonError, Progress, exercise, solve, stage
-from backgammon_lab.lessons.exercises import mover_point, proposal_steps, step_clicks, why_words
+from backgammon_lab.lessons.exercises import mover_point, proposal_steps, step_clicks
 from backgammon_lab.position import Step
 from backgammon_lab.rules import REASONS, explain_step, legal_plays
 from backgammon_lab.widgets.exercise import CourseWidget, ExerciseWidget, lesson
@@ -98,8 +98,8 @@ def test_a_refused_step_is_a_wrong_try_with_the_engines_words(ex: Exercise) -> N
     if why.legal:  # a legal step that leads away from the goal: taken back, and said so
         assert "is legal, but" in wdg.feedback
     else:  # refused when the checker is clicked (it cannot move) or when its destination is
-        assert wdg.feedback.startswith("Not allowed: ") and why_words(why) in wdg.feedback
-        assert any(why_words(why) in m for m in messages)
+        assert wdg.feedback.startswith("Not allowed: ") and why.message in wdg.feedback
+        assert any(why.message in m for m in messages)
     assert wdg.wrong == 1 and wdg.stage == "answer" and wdg.game.position == before
     assert not any(code in wdg.feedback for code in REASONS if "_" in code)
     solve_by_clicks(wdg)
@@ -151,7 +151,7 @@ def test_a_wrong_answer_is_explained_and_costs_a_star(ex: Exercise) -> None:
         why = explain_step(pos, wdg.game.state.roll, [], Step(ex.start, mover_point(pos, wrong), ex.die))
         assert wdg.feedback.startswith("Not ") and f"White's point {wrong}" in wdg.feedback
         if not why.legal and why.code != "backwards":
-            assert why_words(why) in wdg.feedback
+            assert why.message in wdg.feedback
     else:
         wrong = next(v for v in ans.choices if v not in ans.accepts)
         wdg.choice_buttons[ans.choices.index(wrong)].click()

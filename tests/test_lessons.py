@@ -10,6 +10,7 @@ import pytest
 
 from backgammon_lab import Position
 from backgammon_lab.engine import dice_state
+from backgammon_lab.game import Game
 from backgammon_lab.lessons import (
     EXERCISES,
     KINDS,
@@ -453,3 +454,90 @@ def test_fault_rule_sentences_with_no_exercise_now_have_one() -> None:
     # M11: what a win is worth, against the same finish in standard backgammon
     assert solve(exercise("m11.4")).accepts == {1} and solve(exercise("s.r4")).accepts == {3}
     assert "wins 3 points (a backgammon)" in solve(exercise("s.r4")).reason
+
+
+# -- the notebook faults of issue 20 -------------------------------------------------------------------
+def _notebook(name: str) -> dict:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / f"{name}.ipynb"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _outputs(nb: dict) -> str:
+    return "\n".join("".join(o.get("text", "")) + "".join(o.get("data", {}).get("text/plain", ""))
+                     for c in nb["cells"] for o in c.get("outputs", []))
+
+
+NOTEBOOKS = ("00_start_here", "01_standard_backgammon", "02_mexican_backgammon", "03_minigam",
+             "04_custom_positions", "06_rule_differences", "07_course")
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_fault_notebook_outputs_hold_no_jargon_or_raw_html(name: str) -> None:
+    out = _outputs(_notebook(name))
+    for bad in ("GameError", "in phase '", "phase choice", "Choice.KEEP", "<div style=", "Rule seed",
+                "Rule Geometry", 'Rule: "'):
+        assert bad not in out, (name, bad)
+
+
+def test_fault_nb02_doubles_chain_sentence_lets_a_mexican_carry_it_on() -> None:
+    text = "".join("".join(c["source"]) for c in _notebook("02_mexican_backgammon")["cells"]
+                   if c["cell_type"] == "markdown")
+    assert "not doubles (or a Mexican" not in text and "a Mexican (rule 8) carries it on" in text
+
+
+def test_fault_nb00_teaches_the_opening_a_turn_that_cannot_move_and_gammon() -> None:
+    nb = _notebook("00_start_here")
+    text = "".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    assert "**The opening roll.**" in text and "**A turn that cannot move.**" in text
+    assert "| **gammon** |" in text and "**backgammon**" in text
+    assert "the turn passes" in _outputs(nb)
+
+
+@pytest.mark.parametrize("name, lines", [("00_start_here", 1), ("06_rule_differences", 1),
+                                         ("02_mexican_backgammon", 1)])
+def test_fault_table_and_turn_loops_moved_into_the_package(name: str, lines: int) -> None:
+    cells = ["".join(c["source"]) for c in _notebook(name)["cells"] if c["cell_type"] == "code"]
+    assert not any("for label, attr in facts" in c or "for title, text, dice, actions in cases" in c for c in cells)
+    used = [c for c in cells if "print(variant_table())" in c or "turns(cases)" in c]
+    # the table is one line; the turns are a list of cases (data) and one call
+    assert used and all(len([x for x in c.splitlines() if not x.startswith(("cases", "    (", "]"))]) <= lines
+                        for c in used), used
+
+
+def test_variant_table_and_turns_say_what_the_engine_says(capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon_lab.lessons.notebook import attempt, plain, turns, variant_table
+
+    table = variant_table().splitlines()
+    assert table[0].split() == ["Standard", "backgammon", "Mexican", "Backgammon", "Mini-Gam"]
+    assert table[3].split() == ["most", "checkers", "on", "a", "point", "no", "limit", "5", "no", "limit"]
+    assert table[-1].split()[-3:] == ["yes", "no", "no"]  # gammons
+    pic = turns([("the lower die cannot be played", "mexican/w/13x5,8x5,7x5/24x2,20x2,19x2,14x2,13x5,6x2",
+                  (6, 2), [])])
+    assert repr(pic) == "<1 board picture>"
+    assert capsys.readouterr().out == ("the lower die cannot be played (6-2):\n     White rolls 6-2.\n"
+                                       "     The lower die, 2, cannot be played: the turn is lost.\n")
+    game = Game("mexican", seed=1)
+    game.roll((5, 3))
+    attempt(game, "13/10 13/8")
+    attempt(game, 6)
+    attempt(game, "keep")
+    assert capsys.readouterr().out.splitlines() == [
+        "13/10 13/8: not now. The game waits for this: White keeps the opening dice or rolls again.",
+        "name 6-6: not now. The game waits for this: White keeps the opening dice or rolls again.",
+        "White keeps the opening dice 5-3."]
+    assert plain("<div style='x'>3 plays &amp; more</div>") == "3 plays & more"
+
+
+@pytest.mark.parametrize("name", ["01_standard_backgammon", "02_mexican_backgammon", "03_minigam"])
+def test_notebook_exercise_counts_match_the_stages(name: str) -> None:
+    import re
+
+    cells = _notebook(name)["cells"]
+    for i, c in enumerate(cells):
+        m = re.search(r'lesson\("([\w-]+)"\)', "".join(c["source"])) if c["cell_type"] == "code" else None
+        if m:
+            before = "".join(cells[i - 1]["source"])
+            k = len(stage(m.group(1)))
+            assert f"{k} exercises" in before, (name, m.group(1), k)

@@ -58,7 +58,7 @@ from ..variants import Variant, find_variant
 from .rows import INTERPRETATIONS, quote_rule
 
 __all__ = ["Exercise", "Answer", "LessonError", "KINDS", "TARGETS", "LEVELS", "solve", "check_exercise",
-           "build_game", "step_clicks", "white_point", "mover_point", "proposal_steps", "rule_note", "why_words",
+           "build_game", "step_clicks", "white_point", "mover_point", "proposal_steps", "rule_note",
            "sentence", "point_name", "shuffled", "first_die_question"]
 
 KINDS = ("play", "spot", "lost", "count", "moves", "name", "bearoff", "land", "choose", "worth")
@@ -181,23 +181,10 @@ def step_clicks(position: Position, step: Step) -> list[tuple[str, Any]]:
 def rule_note(why: Explanation) -> str:
     """The explanation in words, with the rule it rests on when there is one (a rule row or a seed's
     sentence, named as the notebooks name it; not the bare "usual rules" of standard backgammon).
-
-    Every rule is quoted one way (:func:`~backgammon_lab.lessons.rows.quote_rule`): a message that
-    already quotes its rule in another style has that quote replaced."""
-    message = why_words(why)
+    Every rule is quoted one way: :func:`~backgammon_lab.lessons.rows.quote_rule`."""
     if why.rule is None or why.rule.id == "Standard":
-        return message
-    return f"{message} ({quote_rule(why.rule)})"
-
-
-def why_words(why: Explanation) -> str:
-    """The explanation's sentence without a quote of its rule in another style (``Rule: "…"``):
-    what the board's message line shows; :func:`rule_note` adds the rule the one way."""
-    message = why.message
-    if why.rule is not None:
-        for old in (f' Rule: "{why.rule.text}"', f" Rule: \u201c{why.rule.text}\u201d"):
-            message = message.replace(old, "")
-    return message
+        return why.message
+    return f"{why.message} ({quote_rule(why.rule)})"
 
 
 def sentence(text: str) -> str:
@@ -443,7 +430,7 @@ def _solve_lost(ex: Exercise) -> Answer:
         if pos.count(pos.turn, start):
             why = explain_step(pos, roll, [], Step(start, max(start - roll.low, 0), roll.low))
             if not why.legal and why.code not in ("turn_lost", "lower_die_first"):
-                explanation = f"{ev.text} {Step(start, max(start - roll.low, 0), roll.low).text(n)}: {why_words(why)}"
+                explanation = f"{ev.text} {Step(start, max(start - roll.low, 0), roll.low).text(n)}: {why.message}"
                 break
     order = _pick(ex, _pick(ex, sorted(texts), 2) + [ev.text], 3) if texts else []
     return Answer(frozenset({True}), "Yes", first_die_question(before.variant, roll, on_bar),

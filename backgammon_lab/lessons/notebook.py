@@ -9,7 +9,12 @@
 * :func:`narrate`: a turn played action by action, with the engine's words for what happened;
 * :func:`lesson`: the exercises of some rule rows, as a course widget; :func:`course`: all of them;
 * :func:`enters` (does a roll bring a checker in from the bar?) and :func:`head_to_head` (two bots,
-  each moving first in half of the games).
+  each moving first in half of the games);
+* :func:`variant_table`: what each variant changes, as the variants declare it;
+* :func:`turns`: short turns from given positions, told in the engine's words and drawn side by side;
+* :func:`attempt`: one action tried on a game; a refusal is said in the game's words (what it waits
+  for), not as an error;
+* :func:`plain`: the text of an HTML message, for printing.
 
 Everything printed is plain text, the same on every run.
 """
@@ -17,18 +22,20 @@ Everything printed is plain text, the same on every run.
 from __future__ import annotations
 
 import base64
+import html
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import BackgammonError
+from ..errors import BackgammonError, GameError
 from ..game import Game
 from ..position import Position, Step
 from ..rules import apply_steps, explain_step, legal_plays
-from .exercises import LessonError, rule_note, why_words
+from .exercises import LessonError, rule_note
 
 __all__ = ["Picture", "show", "plays_board", "why_not", "compare", "same", "labelled_board", "narrate",
-           "lesson", "course", "enters", "ROLLS_36", "head_to_head"]
+           "lesson", "course", "enters", "ROLLS_36", "head_to_head", "variant_table", "VARIANT_FACTS", "turns",
+           "attempt", "plain"]
 
 
 class Picture:
@@ -96,7 +103,7 @@ def why_not(pos: Position, dice: tuple[int, int], step: str | Step, done: Sequen
     print(f"    {rule_note(why)}")
     now = apply_steps(pos, dice, list(done)) if done else pos
     return show(board(now, dice=dice, selected=start, highlight=[end], size=440,
-                      caption=f"{'Allowed' if why.legal else 'Not allowed'}: {text}{after}. {why_words(why)}"))
+                      caption=f"{'Allowed' if why.legal else 'Not allowed'}: {text}{after}. {why.message}"))
 
 
 def compare(texts: Iterable[str], dice: tuple[int, int], *, draw: int = 2, width: int = 360) -> Picture:
@@ -236,3 +243,81 @@ def head_to_head(start: Position, a: Any, b: Any, *, games: int = 200, seed: int
     first = rollout(start, a, opponent=b, games=games // 2, seed=seed, progress=False)
     second = rollout(start, b, opponent=a, games=games // 2, seed=seed, progress=False)
     return float((first.win + (1 - second.win)) / 2)
+
+
+#: The rows of :func:`variant_table`: a label and the variant attribute it shows.
+VARIANT_FACTS: tuple[tuple[str, str], ...] = (
+    ("points", "points"), ("checkers each", "checkers"), ("most checkers on a point", "stacking_cap"),
+    ("lower die first", "low_die_first"), ("bar checkers enter first", "bar_first"),
+    ("exact bear-off only", "exact_bear_off"), ("opening: keep or roll again", "opening_choice"),
+    ("doubles roll again", "doubles_roll_again"), ("1-2 is a Mexican", "mexican"),
+    ("gammons and backgammons", "gammons"))
+
+
+def variant_table(names: Sequence[str] = ("standard", "mexican", "minigam")) -> str:
+    """What each variant changes, as the variants declare it (every rule the engine applies comes
+    from these facts), as a plain-text table: one column per variant, ``yes``/``no`` for a rule,
+    ``no limit`` for no stacking cap."""
+    from ..variants import find_variant
+
+    variants = [find_variant(n) for n in names]
+
+    def cell(x: Any) -> str:
+        return "no limit" if x is None else "yes" if x is True else "no" if x is False else str(x)
+
+    lines = [f"{'':<28}" + "".join(f"{v.title:>22}" for v in variants)]
+    lines += [f"{label:<28}" + "".join(f"{cell(getattr(v, attr)):>22}" for v in variants)
+              for label, attr in VARIANT_FACTS]
+    return "\n".join(lines)
+
+
+def turns(cases: Sequence[tuple[str, str, tuple[int, int], Sequence[Any]]], *, width: int = 330) -> Picture:
+    """Short turns, each ``(title, position string, dice, actions)``: play the actions after the dice,
+    print what the engine says (the next player's "to roll" left out) and draw each start with its
+    first play as arrows."""
+    from ..svg import board
+
+    pictures = []
+    for title, text, dice, actions in cases:
+        pos = Position.from_string(text)
+        played = [a for a in actions if isinstance(a, str)][:1]
+        pictures.append(board(pos, dice=dice, arrows=played, size=width,
+                              caption=f"{title}: {dice[0]}-{dice[1]}{', ' + played[0] if played else ''}"))
+        game = Game(pos.variant, position=pos, dice=dice)
+        for action in actions:
+            game.apply(action)
+        said = [e.text for entry in game.entries[1:] for e in entry.events if not e.text.endswith(" to roll.")]
+        print(f"{title} ({dice[0]}-{dice[1]}):")
+        for line in said:
+            print("    ", line)
+    return show(*pictures, width=width)
+
+
+def attempt(game: Game, action: Any) -> None:
+    """Try one action (a play, ``"keep"`` or ``"reroll"``, a number 1-6 for named doubles, ``"roll"``
+    for random dice) and print what happened in the engine's words; when the game cannot take it
+    now, say what the game waits for instead (not an error's name)."""
+    before = len(game.entries)
+    label = f"name {action}-{action}" if isinstance(action, int) and not isinstance(action, bool) else action
+    try:
+        if action == "roll":
+            game.roll()
+        elif action in ("keep", "reroll"):
+            game.choose(action)
+        elif label != action:
+            game.name_doubles(action)
+        else:
+            game.apply(action)
+    except GameError:
+        state = "is over" if game.phase == "over" else "waits for this"
+        print(f"{label}: not now. The game {state}: {game.state.hint()}.")
+        return
+    except BackgammonError as e:
+        print(f"{label}: refused. {e}")
+        return
+    print(" ".join(ev.text for entry in game.entries[before:] for ev in entry.events))
+
+
+def plain(text: str) -> str:
+    """The text of an HTML message (tags dropped, entities read), for printing."""
+    return html.unescape(re.sub(r"<[^>]+>", "", str(text))).strip()

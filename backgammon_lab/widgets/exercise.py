@@ -41,7 +41,6 @@ from ..lessons.exercises import (
     sentence,
     solve,
     target_words,
-    why_words,
 )
 from ..lessons.progress import MAX_STARS, Progress, stars_for
 from ..lessons.rows import quote_rule
@@ -260,7 +259,7 @@ class ExerciseWidget(w.VBox):
             text = str(e)
         self.wrong += 1
         self.board.clear_selection()
-        self.board.message = why_words(why)
+        self.board.message = why.message
         self._say(f"Not allowed: {text}", False)
         return True
 
@@ -275,9 +274,9 @@ class ExerciseWidget(w.VBox):
         dice = list(dict.fromkeys(st.dice_left))
         for die in dice:
             why = explain_step(st.turn_start, st.dice, list(st.steps), Step(start, max(start - die, 0), die))
-            if not why.legal and why_words(why) not in messages:
-                messages.append(why_words(why))
-                parts.append((f"With the {die}: " if len(dice) > 1 else "") + why_words(why))
+            if not why.legal and why.message not in messages:
+                messages.append(why.message)
+                parts.append((f"With the {die}: " if len(dice) > 1 else "") + why.message)
                 if why.rule is not None and why.rule.id != "Standard" and quote_rule(why.rule) not in rules:
                     rules.append(quote_rule(why.rule))
         if not parts:  # pragma: no cover - a checker with no legal step has a refused die
