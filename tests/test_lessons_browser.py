@@ -59,6 +59,17 @@ def test_an_exercise_solved_by_clicks_in_jupyterlab(lab: JupyterLab, page: Any) 
     exercise.scroll_into_view_if_needed()
     shot(page, "lessons-01-wrong-try")
 
+    # The message and the board (with its focus ring) are as wide as the 440 px board, not the output
+    # (issue 20: they spanned 968 px); the explanation wraps under the board.
+    output_width = page.locator(".jp-OutputArea-output").filter(has=exercise).bounding_box()["width"]
+    for part in (feedback, board, exercise.locator(".bgl-exercise-goal")):
+        box = part.bounding_box()
+        assert box is not None and box["width"] <= 446, (part, box)
+    assert output_width > 600  # the room was there: the limit is the exercise's own
+    board.focus()
+    focused = page.evaluate("() => document.activeElement.getBoundingClientRect().width")
+    assert focused <= 446, focused
+
     # The right play: the 2 first (24/22), then the 5 (13/8).
     checker(24).last.click()
     expect(board).to_have_attribute("data-targets", "22")
