@@ -52,13 +52,11 @@ Files
 
 from __future__ import annotations
 
-import functools
 import os
 import time
 import warnings
 import zipfile
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,6 +187,13 @@ class MiniGamIndex:
         lo = int(self.base[mover_off, opponent_off])
         return lo, lo + int(self.size[mover_off, opponent_off])
 
+    def blocks(self, mover_off: int, opponent_off: int) -> tuple[np.ndarray, np.ndarray]:
+        """The slice's blocks of states with one opponent configuration, as arrays ``(starts, ends)``
+        of index ranges, in the order of the configurations."""
+        bsel = np.nonzero(self.offc == opponent_off)[0]
+        starts = self.base[mover_off, opponent_off] + self._off2[bsel, mover_off]
+        return starts, starts + self._cnt[self.mask[bsel], mover_off]
+
     def state_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """Arrays ``(A, B)``: the mover and opponent configuration ids of every state, in order."""
         k, p = self.checkers, self.points
@@ -298,26 +303,29 @@ def _opponent_tables(ix: MiniGamIndex) -> tuple[np.ndarray, np.ndarray]:
     return cnt, hit
 
 
-def successor_tables(ix: MiniGamIndex, bar_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """``(S, swap)``: ``S[d-1, j, s]`` is the state one step of die d from source j away from
-    state s (``n_states`` when there is none); ``swap[s]`` is s seen by the opponent."""
-    n = ix.n_states
-    p = ix.points
+def _tables(ix: MiniGamIndex, bar_first: bool) -> tuple[np.ndarray, ...]:
+    """The arrays the kernels read (:mod:`backgammon_lab.analysis.solve_kernels`): the index's
+    numbering tables, the per-configuration steps and opponent tables, the states' configurations."""
     nxt, tgt = _config_steps(ix, bar_first)
     ocnt, ohit = _opponent_tables(ix)
-    a16, b16 = ix.state_arrays()
-    a_all = a16.astype(np.int64)
-    b_all = b16.astype(np.int64)
-    succ = np.empty((6, p + 1, n), dtype=np.int32)
-    for d in range(1, 7):
-        for j in range(p + 1):
-            a2 = nxt[a_all, d, j]
-            t = tgt[a_all, d, j]
-            ok = (a2 >= 0) & (ocnt[b_all, t] < 2)
-            b2 = ohit[b_all, t]
-            idx = ix.index(np.where(ok, a2, 0), b2)
-            succ[d - 1, j] = np.where(ok, idx, n)
-    swap = ix.index(b_all, a_all).astype(np.int32)
+    sa, sb = ix._ab_cache()
+    parts = (nxt, tgt, ocnt, ohit, ix.offc, ix.mask, ix.base, ix._off2, ix._rank)
+    return (sa, sb, *(np.ascontiguousarray(x, dtype=np.int64) for x in parts))
+
+
+def successor_tables(ix: MiniGamIndex, bar_first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(S, swap)``: ``S[d-1, j, s]`` is the state one step of die d from source j away from
+    state s (``n_states`` when there is none); ``swap[s]`` is s seen by the opponent.
+
+    The solve computes the same steps on the fly (:func:`~backgammon_lab.analysis.solve_kernels.step`,
+    the one source of both); these arrays are for checking them (6 x 7 x 4 bytes a state).
+    """
+    from . import solve_kernels
+
+    n = ix.n_states
+    succ = np.empty((6, ix.points + 1, n), dtype=np.int32)
+    swap = np.empty(n, dtype=np.int32)
+    solve_kernels.fill_successors(_tables(ix, bar_first), succ, swap)
     return succ, swap
 
 
@@ -344,102 +352,6 @@ class SolveStats:
         return sum(self.sweeps.values())
 
 
-_NON_DOUBLES = tuple((a, b) for a in range(1, 7) for b in range(a + 1, 7))
-
-
-class _Kernel:
-    """The arrays of one solve and the Bellman update of a chunk of states."""
-
-    def __init__(self, ix: MiniGamIndex, succ: np.ndarray, swap: np.ndarray) -> None:
-        n = ix.n_states
-        self.ix = ix
-        self.succ = succ
-        self.swap = swap
-        self.V = np.full(n, 0.5)
-        self.W = np.full(n + 1, NEG)
-        self.M = [np.full((6, n + 1), NEG) for _ in range(3)]  # M1, M2, M3 per die
-        k = ix.checkers
-        for o in range(k + 1):  # the mover has borne everything off: won
-            lo, hi = ix.slice(k, o)
-            self.V[lo:hi] = 1.0
-        for m in range(k + 1):  # the opponent has: lost
-            lo, hi = ix.slice(m, k)
-            self.V[lo:hi] = 0.0
-        for o in range(k + 1):
-            for lo, hi in (ix.slice(k, o), ix.slice(o, k)):
-                self.W[lo:hi] = 1.0 - self.V[swap[lo:hi]]
-
-    @staticmethod
-    def _gmax(values: np.ndarray, idx: np.ndarray, out: np.ndarray, buf: np.ndarray) -> np.ndarray:
-        np.take(values, idx[0], out=out)
-        for j in range(1, idx.shape[0]):
-            np.take(values, idx[j], out=buf)
-            np.maximum(out, buf, out=out)
-        return out
-
-    def _w(self, lo: int, hi: int) -> None:
-        np.subtract(1.0, self.V.take(self.swap[lo:hi]), out=self.W[lo:hi])
-
-    def _m(self, level: int, lo: int, hi: int) -> None:
-        src = self.W if level == 0 else None
-        buf = np.empty(hi - lo)
-        for d in range(6):
-            values = src if src is not None else self.M[level - 1][d]
-            self._gmax(values, self.succ[d, :, lo:hi], self.M[level][d, lo:hi], buf)
-
-    def _v(self, lo: int, hi: int) -> np.ndarray:
-        succ = self.succ[:, :, lo:hi]
-        m1, m2, m3 = (m[:, lo:hi] for m in self.M)
-        n = hi - lo
-        buf = np.empty(n)
-        w = self.W[lo:hi]
-        acc = np.zeros(n)
-        v = np.empty(n)
-        for d in range(6):  # doubles: as many of the four steps as possible
-            self._gmax(self.M[2][d], succ[d], v, buf)
-            for fallback in (m3[d], m2[d], m1[d], w):
-                np.copyto(v, fallback, where=v == NEG)
-            acc += v
-        g = {}
-        for a in range(6):
-            for b in range(6):
-                if a != b:
-                    g[a, b] = self._gmax(self.M[0][b], succ[a], np.empty(n), buf)
-        for a, b in _NON_DOUBLES:  # a < b: both dice, else the larger, else the smaller, else pass
-            t = np.maximum(g[a - 1, b - 1], g[b - 1, a - 1], out=v)
-            for fallback in (m1[b - 1], m1[a - 1], w):
-                np.copyto(t, fallback, where=t == NEG)
-            acc += 2.0 * t
-        acc /= 36.0
-        return acc
-
-    def update(self, lo: int, hi: int, pool: ThreadPoolExecutor | None = None) -> float:
-        """Recompute W, M1..M3 and V on ``[lo, hi)`` in place; returns the largest change of V.
-
-        Each level (W, M1, M2, M3, V) is finished on the whole range before the next starts, so
-        splitting the range over two threads gives the same numbers as one thread.
-        """
-        if pool is not None and hi - lo >= 8192:
-            mid = (lo + hi) // 2
-            parts = [(lo, mid), (mid, hi)]
-        else:
-            parts = [(lo, hi)]
-
-        def run(f: Callable[[int, int], Any]) -> list[Any]:
-            if len(parts) == 1:
-                return [f(*parts[0])]
-            assert pool is not None
-            return list(pool.map(lambda p: f(*p), parts))
-
-        run(self._w)
-        for level in range(3):
-            run(functools.partial(self._m, level))
-        new = np.concatenate(run(self._v))
-        change = float(np.max(np.abs(new - self.V[lo:hi]))) if hi > lo else 0.0
-        self.V[lo:hi] = new
-        return change
-
-
 def _groups(k: int) -> list[tuple[int, int]]:
     """The off-count groups {(m, o), (o, m)}, m >= o, from the most checkers off to none."""
     out = []
@@ -455,49 +367,57 @@ def solve(checkers: int = 8, *, bar_first: bool = False, tol: float = 1e-12, chu
           threads: int = 2, progress: bool = True, max_sweeps: int = 10000) -> MiniGamTable:
     """Solve Mini-Gam with ``checkers`` a side (1..8) exactly; returns the :class:`MiniGamTable`.
 
-    ``tol`` is the largest change of any value in the last sweep of each group. ``threads``
-    (1 or 2) splits each chunk of states over threads; the result does not depend on it.
-    ``progress`` shows a tqdm bar over the groups.
+    ``tol`` is the largest change of any value in the last sweep of each group. The sweeps run
+    compiled on one thread (:mod:`backgammon_lab.analysis.solve_kernels`): ``threads`` (1 or 2)
+    and ``chunk``, the work split of the former numpy solver, are still accepted and change
+    nothing. ``progress`` shows a tqdm bar over the groups.
     """
     if not isinstance(checkers, int) or not 1 <= checkers <= MAX_CHECKERS:
         raise AnalysisError(f"the solver handles 1 to {MAX_CHECKERS} checkers a side, not {checkers!r}")
+    if threads not in (1, 2):
+        raise AnalysisError(f"the solver runs on 1 or 2 threads, not {threads!r}")
+    from . import solve_kernels as sk
+
     t0 = time.perf_counter()
     ix = MiniGamIndex(checkers)
-    succ, swap = successor_tables(ix, bar_first)
-    kern = _Kernel(ix, succ, swap)
-    stats = SolveStats(checkers, bar_first, ix.n_states, tol=tol)
+    tables = _tables(ix, bar_first)
+    n, k, nsrc = ix.n_states, checkers, ix.points + 1
+    values = np.full(n, 0.5)
+    rec = np.full((n, sk.RECORD), NEG)
+    for o in range(k + 1):  # the mover has borne everything off: won
+        values[slice(*ix.slice(k, o))] = 1.0
+    for m in range(k + 1):  # the opponent has: lost
+        values[slice(*ix.slice(m, k))] = 0.0
+    for o in range(k + 1):
+        for lo, hi in (ix.slice(k, o), ix.slice(o, k)):
+            sk.update_w(lo, hi, values, rec, tables)
+    stats = SolveStats(checkers, bar_first, n, tol=tol)
     stats.build_seconds = time.perf_counter() - t0
     groups = _groups(checkers)
-    pool = ThreadPoolExecutor(threads) if threads > 1 else None
     sizes = [int(ix.size[m, o] + (ix.size[o, m] if o != m else 0)) for m, o in groups]
     bar = _progress(sum(sizes), progress, desc=f"solving Mini-Gam ({checkers} checkers)")
     try:
         for (m, o), size in zip(groups, sizes, strict=True):
-            parts = [ix.slice(m, o)] + ([ix.slice(o, m)] if o != m else [])
-            chunks = [(c, min(c + chunk, hi)) for lo, hi in parts for c in range(lo, hi, chunk)]
+            parts = [ix.blocks(m, o)] + ([ix.blocks(o, m)] if o != m else [])
             sweeps = 0
             while True:
-                res = 0.0
-                for lo, hi in chunks:
-                    res = max(res, kern.update(lo, hi, pool))
+                res = max(sk.sweep(starts, ends, values, rec, nsrc, tables) for starts, ends in parts)
                 sweeps += 1
                 if res < tol or sweeps >= max_sweeps:
                     break
             if res >= tol:
                 warnings.warn(f"Mini-Gam group ({m}, {o}) stopped after {max_sweeps} sweeps with a change of "
                               f"{res:.1e} (tol {tol:.0e})", RuntimeWarning, stacklevel=2)
-            stats.sweeps[m, o] = sweeps * sum(hi - lo for lo, hi in parts)
+            stats.sweeps[m, o] = sweeps * size
             stats.residual = max(stats.residual, res)
             if bar is not None:
                 bar.set_postfix(off=f"{m},{o}", sweeps=sweeps, refresh=False)
                 bar.update(size)
     finally:
-        if pool is not None:
-            pool.shutdown()
         if bar is not None:
             bar.close()
     stats.seconds = time.perf_counter() - t0
-    return MiniGamTable(kern.V, ix, bar_first=bar_first, stats=stats)
+    return MiniGamTable(values, ix, bar_first=bar_first, stats=stats)
 
 
 def _progress(total: int, enabled: bool, desc: str) -> Any:
