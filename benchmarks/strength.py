@@ -3,7 +3,7 @@
     python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
     python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N] [--ply 1]
     python benchmarks/strength.py judge [--net PATH] [--positions 200] [--ply 1]
-    python benchmarks/strength.py speed [--seconds 20]
+    python benchmarks/strength.py speed [--seconds 20] [--no-train] [--hints-only] [--hint-positions 200] [--ply2 200]
 
 ``minigam``
     The net against the exact table: the mean absolute error of the winning chance of the side to
@@ -25,8 +25,10 @@
     and the mean equity lost per decision; HeuristicBot and gnubg 0-ply for scale.
 ``speed``
     Net evaluations per second (batches of one roll's candidates, and one position at a time) vs
-    gnubg 0-ply, hint latency at ply 0 and 1 (all plays of a roll valued), training games per
-    second on one core and on two (two processes at once).
+    gnubg 0-ply; the public calls' CPU time (``--hints-only``: these rows alone): ``hint()``
+    standard at ply 0, 1 and 2 on ``--hint-positions`` decisions from gnubg self-play (2-ply on the
+    first ``--ply2``), Mexican ``opening_hint()`` on the 15 opening rolls and ``hint()`` of a Mexican
+    1-2 (the naming looked up) at 0-ply; training games per second on one core and on two.
 """
 
 from __future__ import annotations
@@ -52,16 +54,9 @@ sys.path.insert(0, str(ROOT))
 from backgammon_lab import Position, find_variant  # noqa: E402
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
-from backgammon_lab.analysis.nets import (  # noqa: E402
-    ROLLS,
-    Net,
-    candidate_values,
-    load_net,
-    play_board,
-    shipped_net,
-)
+from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.rollout import play_out, sample_positions  # noqa: E402
-from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
+from backgammon_lab.engine import ALL_ROLLS, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
 from backgammon_lab.rules import legal_boards  # noqa: E402
 from backgammon_lab.variants import Variant  # noqa: E402
@@ -136,7 +131,7 @@ class GnubgBot(Bot):
     def keep_or_reroll(self, game: Any) -> str:
         pos = game.position
         keep = self._best(pos, game.dice.dice)
-        fresh = sum(p * self._best(pos, r) for r, p in ROLLS)
+        fresh = sum(p * self._best(pos, r) for r, p in ALL_ROLLS)
         return "keep" if keep >= fresh else "reroll"
 
     def name_doubles(self, game: Any) -> int:
@@ -278,6 +273,8 @@ def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, in
 
 
 def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
+    from backgammon_lab.analysis.search import Evaluator
+
     v = find_variant("standard")
     net = _net(args.net, v)
     judge = Gnubg(plies=2)
@@ -296,14 +293,14 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
         opp = pos.off[1 if pos.turn == WHITE else 0]
         truth = np.array([judge.after_play(b, opp) for b in boards])
         best = float(truth.max())
+        st = _roll_state_play(pos, dice)
         t0 = time.perf_counter()
-        vals = candidate_values(net, pos, dice, False, boards, len(next(iter(found.values()))))
+        vals = Evaluator(net).play_values(st)  # in the order of the plays, which is legal_boards' order
         t_net.append(time.perf_counter() - t0)
         picks = {
             "net 0-ply": int(np.argmax(net.score(vals))),
             "gnubg 0-ply": int(np.argmax([g0.after_play(b, opp) for b in boards])),
         }
-        st = _roll_state_play(pos, dice)
         hp = heur.choose_play(st, st.plays)
         picks["HeuristicBot"] = boards.index(play_board(hp))
         if deep is not None:
@@ -350,8 +347,46 @@ def _train_for(args: tuple[str, float, int]) -> tuple[int, float]:
     return st.games, st.seconds
 
 
+def _cpu_ms(call: Any, items: list[Any]) -> dict[str, float]:
+    """CPU time of ``call(item)`` for each item: median, p90 and max in milliseconds."""
+    times = []
+    for item in items:
+        t0 = time.process_time()
+        call(item)
+        times.append(1000 * (time.process_time() - t0))
+    ts = sorted(times)
+    return {"n": len(ts), "median": round(statistics.median(ts), 3),
+            "p90": round(ts[min(len(ts) - 1, int(0.9 * len(ts)))], 3), "max": round(ts[-1], 3)}
+
+
+def hint_latency(positions: int, ply2: int) -> dict[str, Any]:
+    """The public calls timed (CPU): ``hint()`` standard at ply 0, 1, 2 over ``positions`` decisions
+    from gnubg 0-ply self-play (2-ply over the first ``ply2``); Mexican ``opening_hint`` (keep or
+    re-roll, the 15 opening rolls) and ``hint()`` of a Mexican 1-2 with the naming looked up, 0-ply,
+    with the shipped nets."""
+    from backgammon_lab.analysis.hints import hint, opening_hint
+
+    out: dict[str, Any] = {}
+    std = shipped_net("standard") or Net.create("standard")
+    decisions = gnubg_positions(positions, 0)
+    hint(*decisions[0], net=std)  # the kernels load (or compile) outside the timing
+    for ply, subset in ((0, decisions), (1, decisions), (2, decisions[:ply2])):
+        out[f"hint() standard {ply}-ply (ms CPU)"] = _cpu_ms(lambda d, k=ply: hint(d[0], d[1], net=std, ply=k), subset)
+    mex = shipped_net("mexican") or Net.create("mexican")
+    start = Position.start("mexican").with_turn(WHITE)
+    openings = [(a, b) for a in range(2, 7) for b in range(1, a)]
+    opening_hint(start, openings[0], net=mex)
+    out["opening_hint() Mexican keep/re-roll, 0-ply (ms CPU)"] = _cpu_ms(
+        lambda d: opening_hint(start, d, net=mex), openings)
+    mexicans = [p for p in _sample_positions(find_variant("mexican"), 200, seed=3) if not p.is_over][:40]
+    out["hint() Mexican 1-2 with the naming, 0-ply (ms CPU)"] = _cpu_ms(lambda p: hint(p, (2, 1), net=mex), mexicans)
+    return out
+
+
 def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if args.hints_only:
+        return hint_latency(args.hint_positions, args.ply2)
     std = find_variant("standard")
     positions = _sample_positions(std, 2000)
     boards = np.array([p.board() for p in positions])
@@ -372,22 +407,7 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
     gnu = len(boards) / (time.perf_counter() - t0)
     out["evals_per_second"] = {"net batches of 20": round(batched), "net one at a time": round(single),
                                "gnubg 0-ply one at a time": round(gnu)}
-    rng = random.Random(1)
-    for vname in ("standard", "mexican", "minigam"):
-        v = find_variant(vname)
-        vnet = shipped_net(v) or Net.create(v)
-        sample = _sample_positions(v, 300, seed=2)
-        for ply in (0, 1):
-            times = []
-            for pos in sample[:: (10 if ply else 1)][:30 if ply else 300]:
-                r = ROLLS[rng.randrange(21)][0]
-                t0 = time.perf_counter()
-                found = legal_boards(pos, r)
-                candidate_values(vnet, pos, r, False, list(found), len(next(iter(found.values()))), ply=ply)
-                times.append(time.perf_counter() - t0)
-            out[f"hint {vname} ply {ply} (ms)"] = {"median": round(1000 * statistics.median(times), 2),
-                                                   "p90": round(1000 * float(np.quantile(times, 0.9)), 2),
-                                                   "max": round(1000 * max(times), 2)}
+    out.update(hint_latency(args.hint_positions, args.ply2))
     for vname in () if args.no_train else ("standard", "mexican", "minigam"):
         g1, s1 = _train_for((vname, args.seconds, 1))
         with ProcessPoolExecutor(2) as ex:
@@ -426,6 +446,9 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=20.0, help="seconds of self-play per training measurement")
     s.add_argument("--no-train", action="store_true", help="skip the training games/s rows")
+    s.add_argument("--hint-positions", type=int, default=200, help="gnubg self-play decisions for hint() latency")
+    s.add_argument("--ply2", type=int, default=200, help="of which this many at 2-ply")
+    s.add_argument("--hints-only", action="store_true", help="only the hint latency rows")
     s.set_defaults(func=cmd_speed)
     args = p.parse_args(argv)
     print(json.dumps(args.func(args), indent=2))

@@ -9,12 +9,17 @@ import json
 
 import numpy as np
 import pytest
+from search_reference import best as ref_best
+from search_reference import dice_value as ref_dice
+from search_reference import opp_off
+from search_reference import roll_value as ref_roll
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis import nets
 from backgammon_lab.analysis.bots import RandomBot
 from backgammon_lab.analysis.hints import FILTERS, Evaluator, doubles_hint, hint, opening_hint
-from backgammon_lab.analysis.nets import Net, best_roll_values, candidate_values, play_board
+from backgammon_lab.analysis.nets import Net, play_board
+from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.analysis.table import Table
 from backgammon_lab.cli import main
@@ -79,7 +84,7 @@ def test_net_hint_at_0_ply_is_the_net_on_every_play(std_net) -> None:
     h = hint(pos, (6, 4), net=std_net)
     plays = legal_plays(pos, (6, 4))
     assert h.method == "net" and h.ply == 0 and h.gammons and len(h.plays) == len(plays)
-    want = candidate_values(std_net, pos, (6, 4), False, [play_board(p) for p in plays], plays.length)
+    want = std_net.values_after([play_board(p) for p in plays], opp_off(pos))  # the numpy forward pass
     by_text = {rp.text: rp for rp in h.plays}
     for p, row in zip(plays, want, strict=True):
         rp = by_text[str(p)]
@@ -100,11 +105,13 @@ def test_1_ply_is_the_average_over_21_rolls_of_the_best_reply(std_net) -> None:
     pos = Position.from_string(MID)
     full = hint(pos, (3, 1), net=std_net, ply=1, candidates=1000)
     plays = legal_plays(pos, (3, 1))
-    want = candidate_values(std_net, pos, (3, 1), False, [play_board(p) for p in plays], plays.length, ply=1)
     by_text = {rp.text: rp for rp in full.plays}
     assert all(rp.how == "1-ply" for rp in full.plays)
-    for p, row in zip(plays, want, strict=True):
-        assert by_text[str(p)].values["win"] == pytest.approx(row[0], abs=1e-12)
+    for p in plays:
+        opp = p.position.with_turn("black")
+        want = nets.flip(ref_roll(std_net, opp, 1))  # the opponent's best reply to each of the 21 rolls
+        got = np.array([by_text[str(p)].values[k] for k in nets.OUTPUTS_5])
+        assert np.abs(got - want).max() < 1e-9
     # the default move filter: at most 8 plays within 0.16 of the best at 0-ply go to 1-ply
     filtered = hint(pos, (3, 1), net=std_net, ply=1)
     zero = hint(pos, (3, 1), net=std_net)
@@ -136,8 +143,8 @@ def test_mexican_chain_keeps_the_players_point_of_view(mex_net) -> None:
         assert rp.how == "1-ply"
         after = advance(st, MakePlay(rp.play))[0]
         assert after.phase is Phase.ROLL and after.player == "white" and after.reroll
-        want = sum(p * best_roll_values(mex_net, after.position, r.dice) for r, p in ALL_ROLLS)
-        assert rp.values["win"] == pytest.approx(want[0], abs=1e-12)
+        want = sum(p * ref_dice(mex_net, after.position, r.dice, 0) for r, p in ALL_ROLLS)
+        assert abs(rp.values["win"] - want[0]) < 1e-9
         checked += 1
     assert checked == 2
 
@@ -178,8 +185,9 @@ def test_mexican_decisions_from_the_net(mex_net) -> None:
     assert g.phase == "choice"
     o = opening_hint(g, net=mex_net)
     assert {d.option for d in o.options} == {"keep", "reroll"} and o.method == "net"
-    keep, fresh = nets.keep_or_reroll_values(mex_net, g.position, (5, 3))
-    assert o.find("keep").win == pytest.approx(keep[0]) and o.find("reroll").win == pytest.approx(fresh[0])
+    keep = ref_dice(mex_net, g.position, (5, 3), 0, shortlist=3)
+    fresh = ref_roll(mex_net, g.position, 1, shortlist=3)  # the 21 rolls, then the best play
+    assert abs(o.find("keep").win - keep[0]) < 1e-9 and abs(o.find("reroll").win - fresh[0]) < 1e-9
     assert o.best.loss == 0.0 and o.loss(o.options[1].option) >= 0.0 and o.find("keep").play
     assert "Keep the opening dice" in str(o)
     assert opening_hint(Position.start("mexican").with_turn("white"), (5, 3), net=mex_net).to_json() == o.to_json()
@@ -189,9 +197,8 @@ def test_mexican_decisions_from_the_net(mex_net) -> None:
     assert g.phase == "name"
     d = doubles_hint(g, net=mex_net)
     assert sorted(x.option for x in d.options) == [1, 2, 3, 4, 5, 6]
-    want = nets.name_values(mex_net, g.position)
     for x in d.options:
-        assert x.win == pytest.approx(want[x.option - 1][0])
+        assert abs(x.win - ref_dice(mex_net, g.position, (x.option, x.option), 0, named=True)[0]) < 1e-9
     eqs = [x.equity for x in d.options]
     assert eqs == sorted(eqs, reverse=True)
     assert "Which doubles to name" in str(d) and "<table" in d._repr_html_()
@@ -322,3 +329,61 @@ def test_the_mexican_shortlist_looks_the_naming_up_for_the_best_few(mex_net) -> 
     assert np.allclose(v_full, rows[i_full])
     with pytest.raises(AnalysisError, match="shortlist"):
         Evaluator(net=mex_net, shortlist=0)
+
+
+# -- the one search, on the compiled kernel (analysis.search) -----------------------------------
+
+
+@pytest.mark.parametrize("variant,encoding", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24x"),
+                                              ("minigam", "strip")])
+def test_the_compiled_leaf_is_the_numpy_net_on_every_candidate_board(variant, encoding) -> None:
+    """The kernel's values of every play (encode and forward pass compiled) equal Net.values_after,
+    the numpy forward pass, on the candidate boards, within 1e-9; and the play it chooses is the
+    numpy values' best."""
+    net = Net.create(variant, hidden=12, seed=5)
+    net = net.with_encoding(encoding) if encoding != net.encoding else net
+    net.w1[:, -6:] += 0.3  # the added features' weights: not zero, so they count
+    ev = Evaluator(net, lookahead=False)
+    checked = 0
+    for pos in sample_positions(variant, 12, seed=11):
+        for dice in ((6, 5), (2, 1), (4, 4), (1, 3)):
+            st = dice_state(pos, dice)
+            if st.phase is not Phase.PLAY:
+                continue
+            boards = [play_board(p) for p in st.plays]
+            kind = pos.variant.after_play(st.roll.dice, False, st.plays.length)
+            want = net.values_after(boards, opp_off(pos), same_side=[kind != "end_turn"] * len(boards))
+            got = ev.play_values(st)
+            assert got.shape == want.shape and np.abs(got - want).max() < 1e-9
+            assert ev.best_play(st)[0] == ref_best(net, pos, st.roll.dice, look=False)[0]
+            checked += len(boards)
+    assert checked > 100
+
+
+def test_deeper_plies_and_mexican_naming_equal_the_numpy_reference(mex_net) -> None:
+    """1- and 2-ply values through Mexican chains and namings (the shortlist of 3 included) equal
+    a plain recursion over Positions with the numpy forward pass."""
+    pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
+    ev = Evaluator(mex_net)
+    st = dice_state(pos, (2, 1))  # a Mexican: the naming follows every play
+    i, row = ev.best_play(st, 0)
+    j, want, _board, _kind = ref_best(mex_net, pos, (2, 1), shortlist=3)
+    assert i == j and abs(row[0] - want[0]) < 1e-9
+    for dice, ply in (((2, 1), 1), ((3, 3), 1), ((6, 4), 1), ((5, 2), 2)):
+        got = ev.dice_value(pos, dice, ply)
+        assert abs(got[0] - ref_dice(mex_net, pos, dice, ply, shortlist=3)[0]) < 1e-9, (dice, ply)
+    assert abs(ev.roll_row(pos, 1)[0] - ref_roll(mex_net, pos, 1, shortlist=3)[0]) < 1e-9
+
+
+def test_one_ply_check_and_one_shortlist() -> None:
+    from backgammon_lab.analysis import search
+    from backgammon_lab.analysis.netbot import NetBot
+
+    for bad in (-1, 3, True, 1.5, "2"):
+        with pytest.raises(AnalysisError, match="ply is 0, 1 or 2"):
+            search.check_ply(bad)
+    net = Net.create("mexican", hidden=4, seed=1)
+    assert Evaluator(net).shortlist == search.SHORTLIST == NetBot(net)._evaluator(net).shortlist
+    st = dice_state(Position.start("mexican"), (6, 5))
+    with pytest.raises(AnalysisError, match="ply is 0, 1 or 2, not 3"):
+        Evaluator(net).best_play(st, 3)

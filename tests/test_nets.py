@@ -7,6 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from search_reference import dice_value as ref_dice
+from search_reference import roll_value as ref_roll
+from search_reference import rows as ref_rows
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import HeuristicBot
@@ -17,8 +20,6 @@ from backgammon_lab.analysis.nets import (
     OUTPUTS_5,
     Net,
     NetError,
-    best_roll_values,
-    candidate_values,
     encode,
     encoding_for,
     equity,
@@ -32,20 +33,22 @@ from backgammon_lab.analysis.nets import (
     swap_boards,
 )
 from backgammon_lab.analysis.rollout import play_out, sample_positions
+from backgammon_lab.analysis.search import SHORTLIST, Evaluator
 from backgammon_lab.engine import (
     KEEP,
     REROLL,
     Choice,
+    MakePlay,
     NameDoubles,
     OpeningRoll,
     Phase,
     RollDice,
     advance,
+    dice_state,
     start_state,
 )
 from backgammon_lab.errors import AnalysisError
 from backgammon_lab.position import BLACK, WHITE, Roll
-from backgammon_lab.rules import legal_boards
 
 VARIANTS = ["standard", "mexican", "minigam"]
 
@@ -337,9 +340,8 @@ def test_netbot_mexican_decisions_follow_the_values() -> None:
     bot = NetBot(net)
     s = advance(start_state("mexican"), OpeningRoll(5, 3))[0]
     assert s.phase is Phase.CHOICE
-    keep = best_roll_values(net, s.position, (5, 3))[0]
-    fresh = sum((1 if a == b else 2) / 36 * best_roll_values(net, s.position, (a, b))[0]
-                for a in range(1, 7) for b in range(1, a + 1))
+    keep = ref_dice(net, s.position, (5, 3), 0, shortlist=3)[0]
+    fresh = ref_roll(net, s.position, 1, shortlist=3)[0]
     assert bot.keep_or_reroll(s) == ("keep" if keep >= fresh else "reroll")
     assert bot.choose(s) in (KEEP, REROLL)
     # a Mexican played in full: the bot names the doubles whose best play is worth most
@@ -347,39 +349,46 @@ def test_netbot_mexican_decisions_follow_the_values() -> None:
     s = advance(s, Choice.KEEP)[0]
     s = advance(s, bot.choose(s))[0]
     assert s.phase is Phase.NAME
-    best = [best_roll_values(net, s.position, (k, k), True)[0] for k in range(1, 7)]
+    best = [ref_dice(net, s.position, (k, k), 0, named=True)[0] for k in range(1, 7)]
     assert bot.choose(s) == NameDoubles(int(np.argmax(best)) + 1)
 
 
 def test_a_mexican_is_valued_by_the_naming_that_follows() -> None:
     net = Net.create("mexican", hidden=10, seed=3)
     p = Position.start("mexican")
-    found = legal_boards(p, (1, 2))
-    boards = list(found)
-    vals = candidate_values(net, p, (1, 2), False, boards, 2)
-    for b, v in zip(boards[:3], vals[:3], strict=False):
-        after = Position.from_board(p.variant, p.turn, b, 0)
-        best = max(best_roll_values(net, after, (k, k), True)[0] for k in range(1, 7))
-        assert v[0] == pytest.approx(best)
-    cheap = candidate_values(net, p, (1, 2), False, boards, 2, lookahead=False)
-    assert np.allclose(cheap, net.values_after(boards, 0, same_side=[True] * len(boards)))
+    st = dice_state(p, (1, 2))
+    ev = Evaluator(net)
+    vals = ev.play_values(st)
+    for q, v in list(zip(st.plays, vals, strict=True))[:3]:
+        after = Position.from_board(p.variant, p.turn, play_board(q), 0)
+        best = max(ref_dice(net, after, (k, k), 0, named=True)[0] for k in range(1, 7))
+        assert abs(v[0] - best) < 1e-9
+    cheap = Evaluator(net, lookahead=False).play_values(st)
+    boards = [play_board(q) for q in st.plays]
+    assert np.abs(cheap - net.values_after(boards, 0, same_side=[True] * len(boards))).max() < 1e-9
 
 
 def test_one_ply_values_average_the_replies() -> None:
     net = Net.create("minigam", hidden=8, seed=4)
     p = _positions("minigam", 30, seed=7)[-1]
-    found = legal_boards(p, (3, 1))
-    boards = list(found)
-    used = len(next(iter(found.values())))
-    one = candidate_values(net, p, (3, 1), False, boards, used, ply=1)
-    b = boards[0]
-    if b[0] != p.variant.checkers:
-        opp = Position.from_board(p.variant, p.turn, b, _opp(p)).with_turn(BLACK if p.turn == WHITE else WHITE)
-        rolls = [((a, c), (1 if a == c else 2) / 36) for a in range(1, 7) for c in range(1, a + 1)]
-        exp = sum(pr * best_roll_values(net, opp, r)[0] for r, pr in rolls)
-        assert one[0][0] == pytest.approx(1 - exp)
-    with pytest.raises(NetError, match="ply"):
-        candidate_values(net, p, (3, 1), False, boards, used, ply=7)
+    st = dice_state(p, (3, 1))
+    ev = Evaluator(net)
+    for q in list(st.plays)[:4]:
+        b = play_board(q)
+        one = ev.after_value(st, MakePlay(q), 1)
+        if b[0] != p.variant.checkers:
+            opp = Position.from_board(p.variant, p.turn, b, _opp(p)).with_turn(BLACK if p.turn == WHITE else WHITE)
+            rolls = [((a, c), (1 if a == c else 2) / 36) for a in range(1, 7) for c in range(1, a + 1)]
+            exp = sum(pr * net.values_after(*_best_board(net, opp, r))[0] for r, pr in rolls)
+            assert abs(one[0] - (1 - exp)) < 1e-9
+    with pytest.raises(AnalysisError, match="ply"):
+        ev.after_value(st, MakePlay(st.plays[0]), 7)
+
+
+def _best_board(net: Net, p: Position, dice: tuple[int, int]) -> tuple[list[tuple[int, ...]], int]:
+    """The board of the best play of ``dice`` at 0-ply by the numpy forward pass, and the opponent's off."""
+    boards, rows, _kind = ref_rows(net, p, dice)
+    return [boards[int(np.argmax(net.score(rows)))]], _opp(p)
 
 
 def test_netbot_without_a_net_for_the_variant() -> None:
@@ -410,16 +419,16 @@ def test_netbot_mexican_play_looks_the_naming_up_for_the_best_candidates() -> No
     s = advance(start_state("mexican"), OpeningRoll(2, 1))[0]
     s = advance(s, Choice.KEEP)[0]
     assert s.mexican and len(s.plays) > 4
-    full = NetBot(net)
-    full.name_candidates = 1000
+    full = NetBot(net, shortlist=None)
     values = full.play_values(s, s.plays)
     best = s.plays[int(np.argmax(values[:, 0]))]
     assert full.choose_play(s, s.plays) is best
-    quick = NetBot(net)  # four candidates: the choice is one of the four best by the cheap value
-    boards = [play_board(p) for p in s.plays]
-    rough = candidate_values(net, s.position, (2, 1), False, boards, 2, lookahead=False)[:, 0]
-    top = set(np.argsort(-rough, kind="stable")[:4].tolist())
+    quick = NetBot(net)  # the shortlist: the choice is one of the best three by the cheap value
+    rough = Evaluator(net, lookahead=False).play_values(s)[:, 0]
+    top = set(np.argsort(-rough, kind="stable")[:SHORTLIST].tolist())
     assert list(s.plays).index(quick.choose_play(s, s.plays)) in top
+    with pytest.raises(AnalysisError, match="shortlist"):
+        NetBot(net, shortlist=0)
 
 
 # -- the bot looking ahead ---------------------------------------------------------------------

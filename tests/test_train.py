@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from backgammon_lab import Position, find_variant
-from backgammon_lab.analysis.nets import Net, best_roll_values, encode, flip, load_net
+from backgammon_lab.analysis.nets import Net, encode, flip, load_net
+from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.analysis.solve import solve, start_values
 from backgammon_lab.analysis.train import Trainer
 from backgammon_lab.cli import main
@@ -48,7 +49,7 @@ def test_trainer_learns_the_exact_values_of_a_two_checker_minigam() -> None:
     # the first mover's chance after the opening roll (the 15 rolls of two different dice)
     start = Position.start(v)
     rolls = [(a, b) for a in range(2, 7) for b in range(1, a)]
-    first = np.mean([best_roll_values(net, start, r)[0] for r in rolls])
+    first = np.mean([Evaluator(net).dice_value(start, r)[0] for r in rolls])
     assert first == pytest.approx(start_values(table)["first_mover"], abs=0.05)
 
 

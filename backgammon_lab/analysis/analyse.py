@@ -45,7 +45,8 @@ from ..engine import Choice, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice
 from ..errors import AnalysisError, BackgammonError
 from ..game import Game
 from ..position import BLACK, WHITE, Player
-from .hints import Evaluator, _equity, doubles_hint, evaluator_for, hint, opening_hint
+from .hints import doubles_hint, hint, opening_hint
+from .search import Evaluator, check_ply, equity_of, evaluator_for
 from .table import Table
 
 __all__ = ["analyse", "Analysis", "DecisionAnalysis", "RollAnalysis", "PlayerSummary", "mark", "THRESHOLDS"]
@@ -322,7 +323,7 @@ def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any
         if rp is not best and rp.how != best.how and ev.kind == "net" and ply > 0:
             # value the play made as deep as the best play (as gnubg adds the played move to its list)
             row = ev.after_value(prev, MakePlay(rp.play), ply)
-            eq, win = _equity(row), float(row[0])
+            eq, win = equity_of(row), float(row[0])
         loss = 0.0 if rp is best else max(0.0, best_eq - eq)
         forced = len(h.plays) <= 1
         out.append(("decision", DecisionAnalysis(
@@ -347,13 +348,13 @@ def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any
         before = lev.state_value(prev, 1)  # the average over the 21 rolls of the best play (exact: the table)
         after = lev.dice_value(prev.position, action.roll, 0)
         white = float(before[0]) if roller == WHITE else 1.0 - float(before[0])
-        out.append(("roll", RollAnalysis(k, roller, str(action.roll), _equity(before), _equity(after),
-                                         _equity(after) - _equity(before), white)))
+        out.append(("roll", RollAnalysis(k, roller, str(action.roll), equity_of(before), equity_of(after),
+                                         equity_of(after) - equity_of(before), white)))
     elif isinstance(action, OpeningRoll) and prev.phase is Phase.OPENING and action.white != action.black:
         winner = nxt.player
         after = lev.state_value(nxt, 0)
-        out.append(("roll", RollAnalysis(k, winner, f"{action.white}-{action.black} (opening)", 0.0, _equity(after),
-                                         _equity(after), 0.5)))
+        out.append(("roll", RollAnalysis(k, winner, f"{action.white}-{action.black} (opening)", 0.0, equity_of(after),
+                                         equity_of(after), 0.5)))
     return out
 
 
@@ -381,9 +382,7 @@ def analyse(game: Game | dict[str, Any] | str | bytes, *, ply: int = 0, net: Any
     ``chunk`` actions over any :class:`concurrent.futures.Executor`; the result is the same.
     Steps clicked without completing a play are ignored.
     """
-    from .hints import _ply
-
-    ply = _ply(ply)
+    ply = check_ply(ply)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise AnalysisError(f"chunk is a whole number of actions, at least 1, not {chunk!r}")
     g = _game(game)

@@ -12,17 +12,16 @@
 * :func:`doubles_hint` -- Mexican M8: which doubles to name after a Mexican, all six ranked.
 
 Plies (the net's look-ahead)
-    0-ply: the net on the position each play reaches (all candidates in one batched call; after
-    a Mexican, the best of the six named doubles' best plays). 1-ply: the average over the 21
-    rolls that may come next of the best reply (chosen by the net at 0-ply), valued by the net.
-    2-ply: one more roll of the same. The engine's state after each play says who acts next, so
-    Mexican chains (doubles or named doubles played in full, the same player rolling again) keep
-    the player's own point of view: a ply is a roll of the dice, not a change of player.
-
-    Deeper plies are only spent on the plays worth it, as GNU Backgammon's "normal" move filter
-    does (``movefilters.inc``): 1-ply looks at the best 8 plays of 0-ply that are within 0.16
-    equity of the best, 2-ply at the best 2 of those at 1-ply within 0.04 (``filters=``). The
-    others keep the value of the deepest ply they reached, shown in the table.
+    0-ply: the net on the position each play reaches (after a Mexican, the best of the six named
+    doubles' best plays); 1-ply: the average over the 21 rolls that may come next of the best
+    reply, valued by the net; 2-ply: one more roll of the same. A ply is a roll of the dice, not
+    a change of player (Mexican chains keep the player's point of view). The search is the one of
+    :mod:`backgammon_lab.analysis.search` (:class:`~backgammon_lab.analysis.search.Evaluator`,
+    computed in the compiled kernel); deeper plies are spent only on the plays that pass GNU
+    Backgammon's "normal" move filter (:data:`~backgammon_lab.analysis.search.FILTERS`,
+    ``filters=``): 1-ply for the best 8 plays of 0-ply within 0.16 equity of the best, 2-ply for
+    the best 2 of those within 0.04 at 1-ply. The others keep the value of the deepest ply they
+    reached, shown in the table.
 
 Winning chances and equities are for the player who makes the decision. Equity is cubeless, in
 points a game: ``2 win - 1`` plus gammons and backgammons in standard backgammon (the net's five
@@ -38,7 +37,6 @@ from typing import Any
 import numpy as np
 
 from ..engine import (
-    ALL_ROLLS,
     KEEP,
     REROLL,
     Action,
@@ -52,220 +50,11 @@ from ..engine import (
 from ..errors import AnalysisError, TableMissingError
 from ..game import Game
 from ..position import Play, Position, Roll, Step
+from .search import FILTERS, Evaluator, check_ply, equity_of, evaluator_for, move_filter, rank_key
 from .table import Table, fmt_prob
 
 __all__ = ["hint", "Hint", "RankedPlay", "opening_hint", "doubles_hint", "Decision", "DecisionHint",
            "Evaluator", "evaluator_for", "FILTERS"]
-
-#: GNU Backgammon's "normal" move filter: 1-ply for at most 8 plays within 0.16 equity of the best
-#: at 0-ply, 2-ply for at most 2 plays within 0.04 of the best at 1-ply.
-FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
-
-_EPS = 1e-12
-
-#: Inside the search, after a Mexican only this many plays (the best by the cheap value) look the
-#: naming of doubles up.
-SHORTLIST = 3
-
-
-# ---------------------------------------------------------------------------------------------
-# evaluators: the net, or the solved Mini-Gam table
-
-
-def _equity(row: np.ndarray) -> float:
-    v = row
-    e = 2.0 * float(v[0]) - 1.0
-    if v.shape[-1] == 5:
-        e += float(v[1] + v[2] - v[3] - v[4])
-    return e
-
-
-def _flip(row: np.ndarray) -> np.ndarray:
-    from .nets import flip
-
-    return flip(row)
-
-
-class Evaluator:
-    """Values of engine states for the side to act, as rows of outputs (1: the winning chance, or
-    5: win, win a gammon, win a backgammon, lose a gammon, lose a backgammon), by a net or, for
-    Mini-Gam, exactly by the solved table. ``kind`` is ``"net"`` or ``"exact"``.
-    ``lookahead=False`` values the plays of a Mexican at 0-ply as if the mover rolled again
-    instead of looking the naming of doubles up (cheaper; what the trainer does).
-
-    The search (plies, Mexican chains) is :meth:`state_value`; :meth:`play_values` values every
-    legal play of a state at 0-ply in one batch.
-    """
-
-    def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True,
-                 shortlist: int | None = SHORTLIST) -> None:
-        if (net is None) == (table is None):
-            raise AnalysisError("an Evaluator takes a net or a table")
-        if shortlist is not None and (isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1):
-            raise AnalysisError(f"shortlist is a whole number, at least 1, or None, not {shortlist!r}")
-        self.lookahead = lookahead
-        self.shortlist = shortlist
-        self.net = net
-        self.table = table
-        self.kind = "exact" if table is not None else "net"
-        self.outputs: tuple[str, ...] = ("win",) if table is not None else tuple(net.outputs)
-        self.variant = table.variant if table is not None else net.variant
-        self._roll: dict[tuple[Position, int], np.ndarray] = {}
-
-    @property
-    def gammons(self) -> bool:
-        """True when the values have the five outputs (gammons and backgammons)."""
-        return len(self.outputs) == 5
-
-    def check(self, position: Position) -> None:
-        """Raise :class:`AnalysisError` unless ``position`` is of this evaluator's variant."""
-        if position.variant != self.variant:
-            raise AnalysisError(f"this {self.kind} evaluator values {self.variant!r}, not {position.variant!r}")
-
-    # -- leaves ----------------------------------------------------------------------------------
-    def roll_row(self, position: Position) -> np.ndarray:
-        """0-ply: the values of ``position.turn``, about to roll."""
-        if self.table is not None:
-            return np.array([self.table.value(position)])
-        return np.asarray(self.net.evaluate_position(position), dtype=np.float64)
-
-    def over_row(self, state: TurnState) -> np.ndarray:
-        """The values of a finished game for ``state.player`` (the winner, who made the last play)."""
-        if self.table is not None:
-            return np.array([1.0 if state.winner == state.player else 0.0])
-        pos = state.position
-        i = 0 if pos.turn == "white" else 1
-        row = self.net.outcome_rows(np.asarray([pos.board()]), np.asarray([pos.off[1 - i]]))[0]
-        return row if state.winner == state.player else _flip(row)
-
-    def play_values(self, state: TurnState) -> np.ndarray:
-        """0-ply values for the mover of every play of ``state.plays`` (rows, in order), in one batch."""
-        from .nets import candidate_values, play_board
-
-        plays = state.plays
-        assert plays is not None and state.roll is not None
-        boards = [play_board(p) for p in plays]
-        pos = state.turn_start
-        if self.table is not None:
-            opp = pos.off[1 if pos.turn == "white" else 0]
-            return np.array([[self.table.value_board_after(b, opp)] for b in boards])
-        return np.asarray(candidate_values(self.net, pos, state.roll.dice, state.named, boards, plays.length,
-                                           lookahead=self.lookahead, ply=0), dtype=np.float64)
-
-    # -- the search ------------------------------------------------------------------------------
-    def state_value(self, state: TurnState, ply: int = 0) -> np.ndarray:
-        """The values of ``state.player`` (the side to act) at ``state``, looking ``ply`` rolls ahead.
-
-        ``roll``: the net (ply 0) or the average over the 21 rolls of the best play; ``play``: the
-        best play (chosen at 0-ply, valued at ``ply``); ``name``: the best of the six doubles (chosen
-        at 0-ply, valued at ``ply``);
-        ``choice``: the better of keeping and rolling again; ``over``: the result.
-        """
-        ph = state.phase
-        if ph is Phase.OVER:
-            return self.over_row(state)
-        if ph is Phase.ROLL:
-            key = (state.position, ply)
-            row = self._roll.get(key)
-            if row is None:
-                if ply == 0 or self.table is not None:
-                    row = self.roll_row(state.position)
-                else:
-                    row = np.sum([p * self.dice_value(state.position, r, ply - 1) for r, p in ALL_ROLLS], axis=0)
-                self._roll[key] = row
-            return row
-        if ph is Phase.PLAY:
-            return self.best_play(state, ply)[1]
-        if ph is Phase.NAME:  # the doubles chosen at 0-ply (as the plays are), then valued at ply
-            rows = [self.after_value(state, NameDoubles(k), 0) for k in range(1, 7)]
-            k = int(np.argmax([_equity(r) for r in rows]))
-            return rows[k] if ply == 0 else self.after_value(state, NameDoubles(k + 1), ply)
-        if ph is Phase.CHOICE:
-            rows = [self.after_value(state, KEEP, ply), self.after_value(state, REROLL, ply)]
-            return rows[int(np.argmax([_equity(r) for r in rows]))]
-        raise AnalysisError(f"no value before the opening roll ({state.hint()}); roll the opening first")
-
-    def dice_value(self, position: Position, roll: Roll, ply: int) -> np.ndarray:
-        """The values of ``position.turn`` once it has rolled ``roll``: its best play's."""
-        d = dice_state(position, roll)
-        if d.phase is Phase.PLAY:
-            return self.best_play(d, ply)[1]
-        row = self.state_value(d, ply)
-        return row if d.player == position.turn else _flip(row)
-
-    def best_play(self, state: TurnState, ply: int = 0) -> tuple[int, np.ndarray]:
-        """The index of the best play of ``state`` by the net at 0-ply and its values at ``ply``.
-
-        After a Mexican (the plays are followed by naming doubles) the plays are first valued the
-        cheap way (as if the mover rolled again) and only the best ``shortlist`` of them look the
-        six named doubles up (all of them with ``shortlist=None``).
-        """
-        if self.shortlist is not None and self.lookahead and self.net is not None and state.mexican:
-            return self._best_mexican(state, ply)
-        rows = self.play_values(state)
-        i = int(np.argmax([_equity(r) for r in rows]))
-        if ply == 0 or self.table is not None:
-            return i, rows[i]
-        assert state.plays is not None
-        return i, self.after_value(state, MakePlay(state.plays[i]), ply)
-
-    def _best_mexican(self, state: TurnState, ply: int) -> tuple[int, np.ndarray]:
-        from .nets import candidate_values, play_board
-
-        plays = state.plays
-        assert plays is not None and state.roll is not None and self.shortlist is not None
-        pos = state.turn_start
-        boards = [play_board(p) for p in plays]
-        cheap = candidate_values(self.net, pos, state.roll.dice, state.named, boards, plays.length, lookahead=False)
-        order = sorted(range(len(boards)), key=lambda j: (-_equity(cheap[j]), j))[:self.shortlist]
-        full = candidate_values(self.net, pos, state.roll.dice, state.named, [boards[j] for j in order], plays.length,
-                                lookahead=True)
-        k = int(np.argmax([_equity(r) for r in full]))
-        i = order[k]
-        if ply == 0:
-            return i, np.asarray(full[k], dtype=np.float64)
-        return i, self.after_value(state, MakePlay(plays[i]), ply)
-
-    def after_value(self, state: TurnState, action: Action, ply: int) -> np.ndarray:
-        """The values for ``state.player`` (the decider) of the state ``action`` leads to."""
-        nxt = advance(state, action)[0]
-        row = self.state_value(nxt, ply)
-        return row if nxt.player == state.player else _flip(row)
-
-
-def evaluator_for(position: Position, *, net: Any = None, table: Any = None, exact: bool | None = None
-                  ) -> Evaluator:
-    """The evaluator a hint uses for ``position``: the solved table for Mini-Gam when one is cached
-    (``table`` gives one; boards of up to 4 checkers are solved on the spot) unless ``exact`` is
-    False, else ``net`` or the variant's shipped net. Raises
-    :class:`~backgammon_lab.errors.TableMissingError` when neither is there."""
-    v = position.variant
-    if table is not None and exact is not False:
-        if table.variant != v:
-            raise AnalysisError(f"the table solves {table.variant!r}, not {v!r}")
-        return Evaluator(table=table)
-    if exact is not False and net is None:
-        from .solve import get_table, solvable
-
-        if solvable(v):
-            t = get_table(v, build=v.checkers <= 4)
-            if t is not None:
-                return Evaluator(table=t)
-            if exact:
-                raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve "
-                                        f"minigam{' --checkers ' + str(v.checkers) if v.checkers != 8 else ''}`")
-    if exact:
-        raise TableMissingError(f"no exact values for {v!r}: only Mini-Gam is solved")
-    if net is None:
-        from .nets import shipped_net
-
-        net = shipped_net(v)
-        if net is None:
-            raise TableMissingError(f"no net is shipped for {v!r}; train one with `backgammon-lab train {v.name} "
-                                    "--games N`, or pass net=")
-    net.check_variant(v)
-    return Evaluator(net=net)
-
 
 # ---------------------------------------------------------------------------------------------
 # hints
@@ -451,24 +240,10 @@ class Hint:
         return self.table()._repr_html_()
 
 
-def _ply(ply: Any) -> int:
-    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= 2:
-        raise AnalysisError(f"ply is 0, 1 or 2, not {ply!r}")
-    return ply
-
-
 def _count(n: Any, what: str, low: int = 1) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < low:
         raise AnalysisError(f"{what} is a whole number, at least {low}, not {n!r}")
     return n
-
-
-def _filter(order: list[int], scores: dict[int, float], count: int, threshold: float) -> list[int]:
-    """The best ``count`` of ``order`` (sorted best first) within ``threshold`` of the best."""
-    if not order:
-        return []
-    top = scores[order[0]]
-    return [i for i in order if top - scores[i] <= threshold + _EPS][:count]
 
 
 def _values_dict(outputs: Sequence[str], row: np.ndarray) -> dict[str, float]:
@@ -503,7 +278,7 @@ def hint(position: Position, dice: Any, *, ply: int = 0, net: Any = None, named:
     after a Mexican. ``evaluator`` reuses an :class:`Evaluator` (and its cache) across calls.
     """
     roll = Roll.parse(dice)
-    ply = _ply(ply)
+    ply = check_ply(ply)
     if games is not None and bot is None and net is None and evaluator is None and not rollout:
         bot = _legacy_bot(position)  # the older games= form: the heuristic bot when no net is shipped
     games = rollout if games is None else games
@@ -532,24 +307,8 @@ def hint(position: Position, dice: Any, *, ply: int = 0, net: Any = None, named:
         ranked = {i: {"how": "unrated", "order": k} for k, i in enumerate(order)}
         method = "rollout"
     else:
-        rows0 = ev.play_values(state)
-        for i in range(len(plays)):
-            how = "exact" if ev.kind == "exact" else "0-ply"
-            ranked[i] = {"row": rows0[i], "how": how, "rows": {how: rows0[i]}}
+        ranked = ev.rank_plays(state, ply, filters, candidates)
         method = "exact" if ev.kind == "exact" else "net"
-    if ev is not None and ev.kind == "net":
-        flist = list(filters)
-        if candidates is not None and flist:
-            flist[0] = (candidates, flist[0][1])
-        for depth in range(1, ply + 1):
-            scores = {i: _equity(ranked[i]["row"]) for i in ranked}
-            order = sorted(scores, key=lambda i: (-scores[i], i))
-            prev = [i for i in order if ranked[i]["how"] == f"{depth - 1}-ply"]  # the plays that may go deeper
-            count, threshold = flist[min(depth, len(flist)) - 1] if flist else (len(plays), 1e9)
-            for i in _filter(prev, scores, count, threshold):
-                row = ev.after_value(state, MakePlay(plays[i]), depth)
-                ranked[i].update(row=row, how=f"{depth}-ply")
-                ranked[i]["rows"][f"{depth}-ply"] = row
     gammons = ev.gammons if ev is not None else position.variant.gammons
     out = Hint(position, roll, [], method, ply=ply if method == "net" else 0, named=named, gammons=gammons)
     if games and method != "exact":
@@ -572,17 +331,13 @@ def _heuristic_order(position: Position, plays: Sequence[Play]) -> list[int]:
     return sorted(range(len(plays)), key=lambda i: (-score(i), i))
 
 
-def _depth_key(how: str) -> int:
-    return {"rollout": 4, "2-ply": 3, "1-ply": 2, "0-ply": 1, "exact": 5}.get(how, 0)
-
-
 def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outputs: Sequence[str]) -> None:
     """Fill ``out.plays``: the deepest evaluations first, each group by equity (unrated plays last)."""
     def eq(i: int) -> float | None:
         r = ranked[i]
         if "equity" in r:
             return float(r["equity"])
-        return _equity(r["row"]) if "row" in r else None
+        return equity_of(r["row"]) if "row" in r else None
 
     def win(i: int) -> float | None:
         r = ranked[i]
@@ -590,11 +345,7 @@ def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outpu
             return float(r["win"])
         return float(r["row"][0]) if "row" in r else None
 
-    def key(i: int) -> tuple[int, float, int]:
-        e = eq(i)
-        return (-_depth_key(ranked[i]["how"]), -(e if e is not None else -1e9), ranked[i].get("order", i))
-
-    order = sorted(ranked, key=key)
+    order = sorted(ranked, key=lambda i: rank_key(ranked[i], i))
     best = order[0]
     for rank, i in enumerate(order, 1):
         r = ranked[i]
@@ -605,7 +356,7 @@ def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outpu
         best_eq: float | None
         best_win: float | None
         if same is not None and r["how"] != ranked[best]["how"]:
-            best_eq, best_win = _equity(same), float(same[0])
+            best_eq, best_win = equity_of(same), float(same[0])
         else:
             best_eq, best_win = eq(best), win(best)
         rp = RankedPlay(rank, plays[i], str(plays[i]), w, r.get("stderr"),
@@ -631,9 +382,9 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
         bot = NetBot(ev.net)
     evaluator = ev.net if ev is not None else None
     if ev is not None:
-        scores = {i: _equity(ranked[i]["row"]) for i in ranked}
+        scores = {i: equity_of(ranked[i]["row"]) for i in ranked}
         order = sorted(scores, key=lambda i: (-scores[i], i))
-        chosen = _filter(order, scores, count, threshold)
+        chosen = move_filter(order, scores, count, threshold)
     else:
         chosen = sorted(ranked, key=lambda i: ranked[i]["order"])[:count]
     mover = state.player
@@ -840,11 +591,8 @@ def _option_values(state: TurnState, actions: Sequence[Action], *, ply: int, net
             out.append((r.win, r.stderr, play, r.points))
             continue
         assert ev is not None
-        if nxt.phase is Phase.ROLL and nxt.player == state.player:  # rolling again: the 21 rolls, then the play
-            row = ev.state_value(nxt, ply + 1)
-        else:
-            row = ev.after_value(state, a, ply)
-        out.append((float(row[0]), None, play, _equity(row)))
+        row = ev.decision_value(state, a, ply)
+        out.append((float(row[0]), None, play, equity_of(row)))
     return out, ("rollout" if rollout else "net")
 
 
@@ -860,7 +608,7 @@ def opening_hint(start: Position | Game | TurnState, dice: Any = None, *, ply: i
     rolls both out instead (``N`` games, the net's bot, stratified first rolls, ``truncate``).
     ``candidates`` is accepted for older callers and ignored.
     """
-    ply = _ply(ply)
+    ply = check_ply(ply)
     n = rollout if games is None else games
     if n:
         _count(n, "rollout")
@@ -887,7 +635,7 @@ def doubles_hint(start: Position | Game | TurnState, *, ply: int = 0, net: Any =
     four moves is followed by the same player's re-roll, in the net's look-ahead too);
     ``rollout=N`` rolls each out instead. ``candidates`` is accepted for older callers and ignored.
     """
-    ply = _ply(ply)
+    ply = check_ply(ply)
     n = rollout if games is None else games
     if n:
         _count(n, "rollout")

@@ -518,7 +518,7 @@ def shipped_net(variant: str | Variant) -> Net | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# decisions at 0-ply, shared by the trainer and the net's bot
+# plays as boards (the look-ahead over them is analysis.search.Evaluator, in the compiled kernel)
 
 
 def play_board(play: Any) -> tuple[int, ...]:
@@ -526,102 +526,3 @@ def play_board(play: Any) -> tuple[int, ...]:
     generator's raw result when it has one, as :mod:`backgammon_lab.rules` itself does)."""
     src = getattr(play, "_src", None)
     return src[2] if src is not None else play.position.board()
-
-
-def _opp_off(position: Any) -> int:
-    return int(position.off[1 if position.turn == "white" else 0])
-
-
-def candidate_values(net: Net, position: Any, dice: tuple[int, int], named: bool, boards: Sequence[Sequence[int]],
-                     used: int, *, lookahead: bool = True, ply: int = 0) -> np.ndarray:
-    """Values for the mover of each candidate board of one roll, rows of outputs.
-
-    What follows the play is the variant's :meth:`~backgammon_lab.variants.Variant.after_play`:
-    the turn passes (the opponent's values, flipped), the mover rolls again (its own values), or
-    the mover names doubles after a Mexican: with ``lookahead`` the best of the six named doubles'
-    best plays, else (cheaper, for self-play) the mover's own value as if it rolled again.
-    ``used`` is the number of steps every legal play of the roll takes (0: no legal move).
-
-    ``ply`` 0: the net on the positions reached, all candidates in one batched call. ``ply`` k > 0:
-    the position reached is valued by the average over the 21 rolls of the best play at ``ply`` k - 1.
-    """
-    if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= 3:
-        raise NetError(f"ply is 0, 1, 2 or 3, not {ply!r}")
-    v = position.variant
-    opp = _opp_off(position)
-    kind = v.after_play(dice, named, used) if used else "end_turn"
-    if (kind == "name" and lookahead) or ply > 0:
-        out = np.empty((len(boards), len(net.outputs)))
-        for i, b in enumerate(boards):
-            if b[0] == v.checkers:
-                out[i] = net.outcome_rows(np.asarray([b]), np.asarray([opp]))[0]
-                continue
-            after = _position_from_board(v, position.turn, b, opp)
-            if kind == "name" and lookahead:
-                best = None
-                for k in range(1, 7):
-                    val = best_roll_values(net, after, (k, k), True, lookahead=lookahead, ply=ply)
-                    if best is None or net.score(val) > net.score(best):
-                        best = val
-                assert best is not None
-                out[i] = best
-            elif kind == "end_turn":
-                out[i] = flip(roll_values(net, after.with_turn(_other(position.turn)), ply=ply, lookahead=lookahead))
-            else:
-                out[i] = roll_values(net, after, ply=ply, lookahead=lookahead)
-        return out
-    same = np.full(len(boards), kind != "end_turn")
-    return net.values_after(boards, opp, same_side=same)
-
-
-def _other(turn: Any) -> Any:
-    return "black" if turn == "white" else "white"
-
-
-def roll_values(net: Net, position: Any, *, ply: int = 0, lookahead: bool = True) -> np.ndarray:
-    """Values of ``position.turn``, about to roll: the net at ``ply`` 0, else the average over the 21
-    rolls of the best play looked ahead ``ply - 1`` more rolls (there without the naming lookup,
-    see :func:`candidate_values`)."""
-    if ply == 0:
-        return net.evaluate_position(position)
-    # below the root, a Mexican's naming is valued as rolling again (the full lookup, six doubles
-    # searched per play, would multiply the cost of a deeper look by about a hundred)
-    return np.asarray(sum(p * best_roll_values(net, position, r, lookahead=False, ply=ply - 1) for r, p in ROLLS))
-
-
-def _position_from_board(v: Variant, turn: Any, board: Sequence[int], opp: int) -> Any:
-    from ..position import Position
-
-    return Position.from_board(v, turn, tuple(board), opp)
-
-
-def best_roll_values(net: Net, position: Any, dice: tuple[int, int], named: bool = False, *,
-                     lookahead: bool = True, ply: int = 0) -> np.ndarray:
-    """The mover's values after the best play of ``dice`` from ``position`` (at ``ply``)."""
-    from ..rules import legal_boards
-
-    found = legal_boards(position, dice)
-    boards = list(found)
-    used = len(next(iter(found.values())))
-    vals = candidate_values(net, position, dice, named, boards, used, lookahead=lookahead, ply=ply)
-    return vals[int(np.argmax(net.score(vals)))]
-
-
-#: The 21 distinct rolls and their probabilities.
-ROLLS: tuple[tuple[tuple[int, int], float], ...] = tuple(
-    ((a, b), (1 if a == b else 2) / 36) for a in range(6, 0, -1) for b in range(a, 0, -1)
-)
-
-
-def keep_or_reroll_values(net: Net, position: Any, dice: tuple[int, int], *, lookahead: bool = True
-                          ) -> tuple[np.ndarray, np.ndarray]:
-    """Mexican's opening choice (M2) for ``position.turn``: its values when it keeps ``dice`` (the
-    best play of them) and when it rolls again (the average over the 21 rolls of the best play)."""
-    keep = best_roll_values(net, position, dice, lookahead=lookahead)
-    fresh = sum(p * best_roll_values(net, position, r, lookahead=lookahead) for r, p in ROLLS)
-    return keep, np.asarray(fresh)
-
-
-def name_values(net: Net, position: Any, *, lookahead: bool = True) -> np.ndarray:
-    """Mexican (M8): the mover's values after the best play of each named doubles 1..6 (rows)."""
-    return np.stack([best_roll_values(net, position, (k, k), True, lookahead=lookahead) for k in range(1, 7)])

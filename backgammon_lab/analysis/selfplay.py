@@ -23,7 +23,11 @@ from ..position import Position
 from ..variants import Variant
 from .nets import ENCODINGS, _rolls_reaching, input_size
 
-__all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace"]
+__all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "MAX_PLY"]
+
+#: The deepest look-ahead of the analysis search in the kernel (plies 0..MAX_PLY; see
+#: :class:`backgammon_lab.analysis.search.Evaluator`).
+MAX_PLY = 2
 
 _M62 = (1 << 62) - 1
 _KERNELS: dict[tuple[Any, str], ModuleType] = {}
@@ -45,7 +49,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
     key = (variant, encoding)
     mod = _KERNELS.get(key)
     if mod is None:
-        from .selfplay_template import TEMPLATE
+        from .selfplay_template import TEMPLATE, level_source
 
         mg = movegen(variant)
         source = TEMPLATE.format(
@@ -53,6 +57,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
             gammons=bool(variant.gammons), opening_choice=bool(variant.opening_choice), enc=_ENC[encoding],
             nin=input_size(variant, encoding), after=_after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.points + 1)])
+        source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
         mod = _KERNELS[key] = _load("selfplay", source)
     return mod
 

@@ -620,4 +620,254 @@ def train(start, rng, games, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alpha, lam, ws,
                 avgb1 += k * (b1 - avgb1)
                 avg2 += k * (w2 - avg2)
                 avgb2 += k * (b2 - avgb2)
+
+
+# ---------------------------------------------------------------------------------------------
+# the analysis search (backgammon_lab.analysis.search.Evaluator): the net's look-ahead at plies
+# 0..2, every choice inside it made at 0-ply. net = (w1, b1, w2, b2) as above, sc = (sb, x, h, tmp)
+# scratch rows, ws the move generator's workspace, K the outputs, look: a Mexican's plays are valued
+# by the naming that follows (else as if the mover rolled again), sl: only the best sl of them by
+# that cheap value look the naming up (0: all).
+
+
+@njit
+def equity(v):
+    """Cubeless equity of one row of values (as analysis.search.equity_of)."""
+    e = 2.0 * v[0] - 1.0
+    if v.shape[0] == 5:
+        e += v[1] + v[2] - v[3] - v[4]
+    return e
+
+
+@njit
+def _leaf(b, opp_off, same, net, sc, out):
+    value_after(b, opp_off, same, net[0], net[1], net[2], net[3], sc[0], sc[1], sc[2], sc[3], out)
+
+
+@njit
+def _rows(b, opp_off, a, c, named, net, ws, sc, K):
+    """Every play of the roll a-c from b (mover's eye): a copy of their boards, their 0-ply values
+    (a Mexican's as if the mover rolled again) and what follows them (0 end, 1 roll again, 2 name)."""
+    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
+    kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
+    boards = ws[0][:cnt].copy()
+    rows = np.empty((cnt, K))
+    for i in range(cnt):
+        _leaf(boards[i], opp_off, kind != 0, net, sc, rows[i])
+    return boards, rows, kind
+
+
+@njit
+def _argbest(rows):
+    best = 0
+    bs = -1e300
+    for i in range(rows.shape[0]):
+        e = equity(rows[i])
+        if e > bs:
+            bs = e
+            best = i
+    return best
+
+
+@njit
+def _plain(b, opp_off, a, c, named, net, ws, sc, K, row, board):
+    """The best play of a-c at 0-ply with no naming looked up: (index, what follows); row and
+    board get its values and its board."""
+    boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
+    best = _argbest(rows)
+    row[:] = rows[best]
+    board[:] = boards[best]
+    return best, kind
+
+
+@njit
+def _name0(b, opp_off, net, ws, sc, K, row):
+    """After a Mexican played to b: the doubles 1..6 whose best play is worth most at 0-ply (the
+    lowest on ties); row gets that play's values."""
+    tmp = np.empty(K)
+    board = np.empty(W, np.int8)
+    best = 1
+    bs = -1e300
+    for k in range(1, 7):
+        _plain(b, opp_off, k, k, True, net, ws, sc, K, tmp, board)
+        e = equity(tmp)
+        if e > bs:
+            bs = e
+            best = k
+            row[:] = tmp
+    return best
+
+
+@njit
+def best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
+    """The play of a-c the search makes, chosen at 0-ply: (index, what follows); row and board get
+    its 0-ply values and its board. After a Mexican (with look) the plays are ranked as if the mover
+    rolled again and the best sl of them (all: sl 0) are valued by the naming that follows."""
+    boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
+    cnt = rows.shape[0]
+    if kind == 2 and look:
+        neg = np.empty(cnt)
+        for i in range(cnt):
+            neg[i] = -equity(rows[i])
+        order = np.argsort(neg, kind="mergesort")
+        m = cnt if sl <= 0 else min(sl, cnt)
+        tmp = np.empty(K)
+        best = order[0]
+        bs = -1e300
+        for j in range(m):
+            i = order[j]
+            if boards[i, 0] == C:
+                tmp[:] = rows[i]
+            else:
+                _name0(boards[i], opp_off, net, ws, sc, K, tmp)
+            e = equity(tmp)
+            if e > bs:
+                bs = e
+                best = i
+                row[:] = tmp
+        board[:] = boards[best]
+        return best, kind
+    best = _argbest(rows)
+    row[:] = rows[best]
+    board[:] = boards[best]
+    return best, kind
+
+
+@njit
+def play_rows(b, opp_off, a, c, named, look, net, ws, sc, K):
+    """The 0-ply values of every play of a-c (rows, in the move generator's order); with look a
+    Mexican's plays by the naming that follows."""
+    boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
+    if kind == 2 and look:
+        tmp = np.empty(K)
+        for i in range(rows.shape[0]):
+            if boards[i, 0] != C:
+                _name0(boards[i], opp_off, net, ws, sc, K, tmp)
+                rows[i] = tmp
+    return rows
+
+
+@njit
+def _roll0(b, opp_off, look, sl, net, ws, sc, K, out):
+    """The side to act's values before it rolls, at 0-ply: the net."""
+    encode(b, opp_off, sc[1])
+    forward(sc[1], net[0], net[1], net[2], net[3], sc[2], out)
+
+
+@njit
+def _dice0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out):
+    """The mover's values once it has rolled a-c, at 0-ply: its best play's."""
+    board = np.empty(W, np.int8)
+    best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out, board)
+
+
+@njit
+def roll_value(b, opp_off, ply, look, sl, net, ws, sc, K):
+    """The side to act's values before it rolls, at ply 0 to 3."""
+    out = np.empty(K)
+    if ply == 0:
+        _roll0(b, opp_off, look, sl, net, ws, sc, K, out)
+    elif ply == 1:
+        _roll1(b, opp_off, look, sl, net, ws, sc, K, out)
+    elif ply == 2:
+        _roll2(b, opp_off, look, sl, net, ws, sc, K, out)
+    else:  # a re-roll valued at ply 2 (its average over the 21 rolls is one roll more)
+        _roll3(b, opp_off, look, sl, net, ws, sc, K, out)
+    return out
+
+
+@njit
+def after_value(board, opp_off, kind, ply, look, sl, net, ws, sc, K):
+    """The mover's values after playing to board, followed by kind (0 the turn passes, 1 it rolls
+    again, 2 it names doubles), at ply 0, 1 or 2."""
+    out = np.empty(K)
+    if ply == 0:
+        if board[0] == C:
+            outcome(board, opp_off, out)
+        elif kind == 2:
+            _name0(board, opp_off, net, ws, sc, K, out)
+        else:
+            _leaf(board, opp_off, kind != 0, net, sc, out)
+    elif ply == 1:
+        _after1(board, opp_off, kind, look, sl, net, ws, sc, K, out)
+    else:
+        _after2(board, opp_off, kind, look, sl, net, ws, sc, K, out)
+    return out
+
+
+@njit
+def dice_value(b, opp_off, a, c, named, ply, look, sl, net, ws, sc, K):
+    """The search's play of a-c at 0-ply: (its index, its values at ply 0, 1 or 2)."""
+    row = np.empty(K)
+    board = np.empty(W, np.int8)
+    i, kind = best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    if ply == 0:
+        return i, row
+    out = np.empty(K)
+    if ply == 1:
+        _after1(board, opp_off, kind, look, sl, net, ws, sc, K, out)
+    else:
+        _after2(board, opp_off, kind, look, sl, net, ws, sc, K, out)
+    return i, out
 '''
+
+#: One ply of the analysis search, pasted into the kernel for ply {K} = 1, 2 and 3 (:func:`level_source`).
+SEARCH_LEVEL = '''
+
+@njit
+def _roll{K}(b, opp_off, look, sl, net, ws, sc, K, out):
+    """The side to act's values before it rolls, at ply {K}: the average over the 21 rolls of its
+    best play's values at ply {J}."""
+    tmp = np.empty(K)
+    out[:] = 0.0
+    for r in range(21):
+        _dice{J}(b, opp_off, ROLL_A[r], ROLL_B[r], False, look, sl, net, ws, sc, K, tmp)
+        p = ROLL_COUNT[r] / 36.0
+        for o in range(K):
+            out[o] += p * tmp[o]
+
+
+@njit
+def _cont{K}(board, opp_off, same, look, sl, net, ws, sc, K, out):
+    """The mover's values at ply {K} after playing to board, when it acts again (same) or not."""
+    if board[0] == C:
+        outcome(board, opp_off, out)
+    elif same:
+        _roll{K}(board, opp_off, look, sl, net, ws, sc, K, out)
+    else:
+        nb = np.empty(W, np.int8)
+        so = np.int64(swap(board, opp_off, nb))
+        tmp = np.empty(K)
+        _roll{K}(nb, so, look, sl, net, ws, sc, K, tmp)
+        flip(tmp, out)
+
+
+@njit
+def _after{K}(board, opp_off, kind, look, sl, net, ws, sc, K, out):
+    """The mover's values at ply {K} after playing to board, followed by kind (2: it names the
+    doubles chosen at 0-ply and plays their best play)."""
+    if kind == 2 and board[0] != C:
+        tmp = np.empty(K)
+        k = _name0(board, opp_off, net, ws, sc, K, tmp)
+        nb = np.empty(W, np.int8)
+        _i, kind2 = _plain(board, opp_off, k, k, True, net, ws, sc, K, tmp, nb)
+        _cont{K}(nb, opp_off, kind2 != 0, look, sl, net, ws, sc, K, out)
+    else:
+        _cont{K}(board, opp_off, kind != 0, look, sl, net, ws, sc, K, out)
+
+
+@njit
+def _dice{K}(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out):
+    """The mover's values once it has rolled a-c, at ply {K}: its play chosen at 0-ply, valued at ply {K}."""
+    row = np.empty(K)
+    board = np.empty(W, np.int8)
+    _i, kind = best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    _after{K}(board, opp_off, kind, look, sl, net, ws, sc, K, out)
+
+'''
+
+
+def level_source(plies: int) -> str:
+    """The search's ply functions ``_roll{K}``, ``_cont{K}``, ``_after{K}`` and ``_dice{K}`` for
+    ``{K}`` = 1..plies, each calling the ply below ({J})."""
+    return "".join(SEARCH_LEVEL.replace("{K}", str(k)).replace("{J}", str(k - 1)) for k in range(1, plies + 1))

@@ -4,7 +4,7 @@ The game flow is the turn engine's (:func:`backgammon_lab.engine.advance`); the 
 the dice and makes the decisions:
 
 * ``play``: the legal play (``state.plays``) the net rates best at 0-ply, all candidates in one
-  batched call (:func:`~backgammon_lab.analysis.nets.candidate_values`). After a Mexican the
+  batched call (:meth:`~backgammon_lab.analysis.nets.Net.after_detail`). After a Mexican the
   candidates are valued as if the mover rolled again (a cheap stand-in for naming doubles; the
   net's bot looks the naming up in full);
 * ``choice`` (Mexican opening, M2): keep the dice when the best play of them is worth at least the
@@ -66,10 +66,9 @@ from .nets import (
     Net,
     _sigmoid,
     encode,
-    keep_or_reroll_values,
-    name_values,
     play_board,
 )
+from .search import keep_or_reroll_values, name_values
 from .selfplay import dice_seed, dice_stream, kernel, start_board, workspace
 
 __all__ = ["Trainer", "TrainStats", "default_out", "average_path"]

@@ -32,7 +32,8 @@ from ..errors import AnalysisError
 from ..game import Game
 from ..position import Play, Position, Step
 from .analyse import mark
-from .hints import doubles_hint, evaluator_for, hint, opening_hint
+from .hints import doubles_hint, hint, opening_hint
+from .search import evaluator_for
 
 __all__ = ["judge", "Verdict"]
 
