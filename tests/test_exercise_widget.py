@@ -200,7 +200,7 @@ def test_a_hint_after_a_step_points_to_a_step_that_still_reaches_the_goal() -> N
     for kind, value in step_clicks(wdg.game.position, Step(6, 5, 1)):
         wdg.board.click(kind, value)
     wdg.hint_button.click()
-    assert wdg.feedback == "Hint: move the checker on point 5 next." and wdg.hints == 1
+    assert wdg.feedback == "Hint: move the checker on White's point 5 next." and wdg.hints == 1
     assert wdg.board.options["highlight"] == [5]
     for kind, value in step_clicks(wdg.game.position, Step(5, 0, 5)):
         wdg.board.click(kind, value)
@@ -385,7 +385,7 @@ def test_fault_show_solution_says_each_sentence_once(ex_id: str) -> None:
 def test_fault_a_click_after_a_refusal_is_not_lost() -> None:
     wdg = ExerciseWidget(exercise("m11.1"))  # 2-1 with checkers on 2 and 1
     wdg.board.click("point", 2)  # refused: the checker on 2 cannot move now
-    assert wdg.wrong == 1 and wdg.feedback.startswith("Not allowed: The checker on point 2 cannot move now.")
+    assert wdg.wrong == 1 and wdg.feedback.startswith("Not allowed: The checker on White's point 2 cannot move now.")
     wdg.board.click("point", 1)  # the learner now picks the checker on 1: selected at once
     assert wdg.board.selected == 1 and wdg.wrong == 1
     wdg.board.click("off", "white")
@@ -395,6 +395,17 @@ def test_fault_a_click_after_a_refusal_is_not_lost() -> None:
     other.board.click("point", 2)
     other.board.click("off", "white")
     assert other.wrong == 1 and other.board.selected is None
+
+
+def test_fault_minigam_hint_and_refusal_say_whose_point() -> None:
+    wdg = ExerciseWidget(exercise("g1.3"))  # Black to play in Mini-Gam
+    assert wdg.answer_key.hint == "Start with the checker on the bar: it can go to Black's point 4 (White's point 3)."
+    wdg.board.click("bar", "black")
+    wdg.board.click("point", 3)  # bar/4 with the 3: Black's point 4 is White's point 3
+    assert wdg.feedback == "Good: bar/4. Dice left: 1."
+    wdg.board.click("point", 2)  # the checker on Black's point 5 (White's point 2)
+    wdg.board.click("point", 5)  # to Black's point 2 needs a 3: only the 1 is left, refused
+    assert wdg.feedback.startswith("Not allowed: ") and wdg.wrong == 1
 
 
 def test_fault_a_refused_bar_checker_is_named_and_its_rule_quoted_once() -> None:

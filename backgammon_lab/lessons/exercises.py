@@ -352,7 +352,6 @@ def _solve_play(ex: Exercise, state: TurnState) -> Answer:
     plays = state.plays
     assert plays is not None
     pos = state.position
-    n = pos.variant.points
     good = [p for p in plays if _target_ok(ex.target, p, pos)]
     if ex.target == "only" and len(plays) != 1:
         raise LessonError(f"exercise {ex.id!r}: 'the only legal play' but there are {len(plays)}: "
@@ -362,8 +361,8 @@ def _solve_play(ex: Exercise, state: TurnState) -> Answer:
     first = good[0]
     step = first.steps[0]
     assert state.roll is not None
-    where = "the bar" if step.start == n + 1 else f"point {step.start}"
-    hint = f"Start with the checker on {where}: it can go to {'off' if step.end == 0 else step.end}."
+    goes = "off" if step.end == 0 else point_name(pos, step.end)
+    hint = f"Start with the checker on {point_name(pos, step.start)}: it can go {'' if step.end == 0 else 'to '}{goes}."
     words = play_text(first, state.roll)
     sol = words if len(good) == 1 else f"{words} (or {len(good) - 1} other play{'s' if len(good) > 2 else ''})"
     return Answer(frozenset(p.position for p in good), sol, hint, plays=tuple(good))

@@ -291,7 +291,7 @@ class ExerciseWidget(w.VBox):
             k = st.position.count(st.position.turn, start)
             name = "The checker on the bar" if k == 1 else f"None of the {k} checkers on the bar"
         else:
-            name = f"The checker on point {start}"
+            name = f"The checker on {point_name(st.position, start)}"
         self._say(f"Not allowed: {name} {'cannot' if not name.startswith('None') else 'can'} move now. {text}",
                   False)
         return True
@@ -457,7 +457,7 @@ class ExerciseWidget(w.VBox):
             n = self.game.variant.points
             if step is not None:
                 self.board.set_options(highlight=[step.start] if step.start <= n else [])
-                where = "the bar" if step.start == n + 1 else f"point {step.start}"
+                where = point_name(self.game.position, step.start)
                 self._say(f"Hint: move the checker on {where} next.")
                 return
         self._say(f"Hint: {ans.hint}")
