@@ -16,9 +16,11 @@
     games with the same dice and the seats exchanged, so both sides start equally often and the
     luck of the dice cancels. ``gnubg``: GNU Backgammon's 0-ply net (PyPI ``gnubg``) choosing among
     our legal plays the one whose resulting position it rates best (``findbestmove`` truncates
-    bear-off moves, so plays are judged by the positions they reach); in Mexican that is "gnubg's
-    standard net picking among our legal Mexican plays", naming by its best play and keeping the
-    opening dice when they are worth at least a fresh roll.
+    bear-off moves, so plays are judged by the positions they reach). In Mexican it is
+    :class:`GnubgMexicanBot`, the fair gnubg-based player of issue 19: gnubg's standard net judging
+    our legal Mexican plays by the mover's winning chance in what follows each (the opponent on
+    roll; the mover on roll again after doubles played in full; after a Mexican, the best named
+    doubles looked up), keeping the opening dice when they are worth at least a fresh roll.
 ``judge``
     200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
@@ -142,6 +144,64 @@ class GnubgBot(Bot):
         return {"plies": self.plies, "_g": None}
 
 
+class GnubgMexicanBot(GnubgBot):
+    """The fair gnubg-based Mexican player (issue 19): gnubg's standard 0-ply net as the judge of
+    positions, with Mexican's flow read from the variant (:meth:`Variant.after_play`, the one owner
+    of what follows a play). A play is valued by the mover's winning chance (Mexican has no
+    gammons) in what follows it: the opponent on roll after an ordinary play; the mover on roll
+    again after doubles played in full; after a Mexican played in full, the best of the six named
+    doubles, each valued the same way (the naming looked up, not guessed from the start)."""
+
+    name = "gnubg-mexican"
+
+    def _win_after(self, pos: Position, board: tuple[int, ...], dice: tuple[int, int], named: bool, used: int,
+                   opp: int, depth: int = 0) -> float:
+        checkers = pos.variant.checkers
+        if board[0] == checkers:
+            return 1.0
+        follow = pos.variant.after_play(dice, named, used)
+        if follow == "roll_again":
+            return float(self.g.on_roll(board)[0])
+        if follow == "name" and depth == 0:
+            best = 0.0
+            for d in range(1, 7):
+                ends = legal_boards(_mover_position(pos, board), (d, d))
+                u = len(next(iter(ends.values())))
+                best = max(best, max(self._win_after(pos, b, (d, d), True, u, opp, 1) for b in ends))
+            return best
+        return 1.0 - float(self.g.on_roll(swapped(board, opp))[0])
+
+    def _plays_value(self, pos: Position, dice: tuple[int, int], named: bool) -> dict[tuple[int, ...], float]:
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        ends = legal_boards(pos, dice)
+        used = len(next(iter(ends.values())))
+        return {b: self._win_after(pos, b, dice, named, used, opp) for b in ends}
+
+    def _best(self, pos: Position, dice: Any) -> float:
+        return max(self._plays_value(pos, Roll.parse(dice).dice, False).values())
+
+    def choose_play(self, game: Any, plays: Any) -> Any:
+        if len(plays) == 1:
+            return plays[0]
+        pos = game.position
+        values = self._plays_value(pos, game.roll.dice, bool(getattr(game, "named", False)))
+        return plays[int(np.argmax([values[tuple(play_board(p))] for p in plays]))]
+
+    def name_doubles(self, game: Any) -> int:
+        pos = game.position
+        return max(range(1, 7), key=lambda k: (max(self._plays_value(pos, (k, k), True).values()), k))
+
+
+def _mover_position(pos: Position, board: tuple[int, ...]) -> Position:
+    """The position of a mover's-eye ``board`` with ``pos``'s mover still to move."""
+    opp = pos.off[1 if pos.turn == WHITE else 0]
+    n = pos.variant.points
+    if pos.turn == WHITE:
+        return Position(pos.variant, board[1:n + 1], (board[n + 1], board[n + 2]), (board[0], opp), WHITE)
+    return Position(pos.variant, tuple(-x for x in reversed(board[1:n + 1])), (board[n + 2], board[n + 1]),
+                    (opp, board[0]), BLACK)
+
+
 # ---------------------------------------------------------------------------------------------
 # matches
 
@@ -153,11 +213,11 @@ def _net(path: str | None, variant: Variant) -> Net:
     return net
 
 
-def _opponent(spec: str) -> Bot:
+def _opponent(spec: str, variant: Variant) -> Bot:
     if spec == "heuristic":
         return HeuristicBot()
     if spec == "gnubg":
-        return GnubgBot()
+        return GnubgMexicanBot() if variant.name == "mexican" else GnubgBot()
     if spec == "perfect":
         return PerfectMiniGamBot()
     if spec.startswith("net:"):
@@ -243,7 +303,7 @@ def cmd_minigam(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant(args.variant)
     net = _net(args.net, v)
-    return match(v, NetBot(net, lookahead=not args.no_lookahead, ply=args.ply), _opponent(args.opponent), args.games,
+    return match(v, NetBot(net, lookahead=not args.no_lookahead, ply=args.ply), _opponent(args.opponent, v), args.games,
                  args.workers)
 
 
