@@ -433,7 +433,7 @@ def test_fault_keep_or_reroll_is_the_learners_choice() -> None:
     wdg.choice_buttons[wrong].click()
     assert wdg.wrong == 1 and "White rolls both dice again." in wdg.feedback
     wdg.choice_buttons[1 - wrong].click()
-    assert wdg.stage == "done" and wdg.feedback.startswith("Right: Keep the dice.")
+    assert wdg.stage == "done" and wdg.feedback.startswith("Right: Keep the dice: White keeps the opening dice 2-1.")
 
 
 def test_fault_what_a_win_is_worth() -> None:

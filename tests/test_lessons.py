@@ -373,10 +373,13 @@ def test_fault_wording_no_doubled_full_stops_or_repeated_sentences() -> None:
 
     for text in _all_feedback_texts():
         assert ".." not in text.replace("...", ""), text
+        assert not any(f"{w}. {w}" in text or f"{w}: {w}" in text for w in ("Yes", "No", "Right", "Solution")), text
         assert "The bar cannot move" not in text
         sentences = [s for s in re.split(r"(?<=[.!?])\s+", re.sub(r"\s*[\u2605\u2606]+$", "", text)) if len(s) > 12]
         repeated = [s for s, k in Counter(sentences).items() if k > 1]
         assert not repeated, (repeated, text)
+        heads = [" ".join(s.split()[:4]) for s in sentences if len(s.split()) > 4]
+        assert len(heads) == len(set(heads)), text  # no sentence said twice in other words
 
 
 def test_fault_goals_do_not_state_the_answer() -> None:

@@ -162,7 +162,7 @@ _M = [
         "The cap holds for entering too.", level=3),
     # M7 doubles and rolling again
     _ex("m7.1", "play", "mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x3,4x2", "3-3",
-        "Play 3-3: four moves of 3.", "All four were played: White rolls again.", trap="24/21"),
+        "Play 3-3: four moves of 3.", "Doubles are four moves, and each may take any checker.", trap="24/21"),
     _ex("m7.2", "moves", f"mexican/w/6,5x2,3x2/{FAR}", "6-6",
         "After 1-1 and 2-2 were played in full, White rolls 6-6. How many of the four 6s can White play?",
         "When not all four can be played the rest is lost and there is no re-roll.",

@@ -64,6 +64,14 @@ _KIND_PROMPT = {
 }
 
 
+def _lead(head: str, answer: str, reason: str) -> str:
+    """``"Right: No. <reason>"``, said once when the reason starts with the answer itself
+    (``"Right: No. After 4/1: ..."``, not ``"Right: No. No. After 4/1: ..."``)."""
+    if reason.startswith(answer) and answer:
+        return f"{head}: {reason}"
+    return f"{sentence(f'{head}: {answer}')} {reason}".strip()
+
+
 def star_text(stars: int, of: int = MAX_STARS) -> str:
     """Stars as text: ``"★★☆"``."""
     return "\u2605" * stars + "\u2606" * (of - stars)
@@ -381,7 +389,7 @@ class ExerciseWidget(w.VBox):
                 first = "Right." if ex.kind != "spot" else f"Right: {ans.labels[value]} is the step."
                 self._say(f"{first} Now, why? Pick the reason.", True)
                 return
-            self._finish(f"Right: {sentence(self._answer_words(value))} {ans.reason}")
+            self._finish(_lead("Right", self._answer_words(value), ans.reason))
             return
         self.wrong += 1
         self._say(self._wrong_words(value), False)
@@ -499,7 +507,7 @@ class ExerciseWidget(w.VBox):
         if ex.kind == "land":
             (step,) = ans.steps
             self.board.set_options(arrows=[(step.start, step.end)])
-        self._finish(f"{sentence('Solution: ' + ans.solution)}{why}{extra}")
+        self._finish(_lead("Solution", ans.solution, f"{why}{extra}".strip()))
 
     def _finish(self, text: str) -> None:
         self.stage = "done"
