@@ -247,7 +247,7 @@ def _count(n: Any, what: str, low: int = 1) -> int:
 
 
 def _values_dict(outputs: Sequence[str], row: np.ndarray) -> dict[str, float]:
-    return {k: float(x) for k, x in zip(outputs, row, strict=True)}
+    return dict(zip(outputs, np.asarray(row, dtype=np.float64).tolist(), strict=True))
 
 
 def _play_state(position: Position, roll: Roll, named: bool) -> TurnState:
@@ -345,11 +345,13 @@ def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outpu
             return float(r["win"])
         return float(r["row"][0]) if "row" in r else None
 
-    order = sorted(ranked, key=lambda i: rank_key(ranked[i], i))
+    eqs = {i: eq(i) for i in ranked}
+    wins = {i: win(i) for i in ranked}
+    order = sorted(ranked, key=lambda i: rank_key(ranked[i], i, eqs[i]))
     best = order[0]
     for rank, i in enumerate(order, 1):
         r = ranked[i]
-        w, e = win(i), eq(i)
+        w, e = wins[i], eqs[i]
         # the loss is measured against the best play valued the same way (the best play went
         # through every ply the others reached)
         same = ranked[best].get("rows", {}).get(r["how"])
@@ -358,7 +360,7 @@ def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outpu
         if same is not None and r["how"] != ranked[best]["how"]:
             best_eq, best_win = equity_of(same), float(same[0])
         else:
-            best_eq, best_win = eq(best), win(best)
+            best_eq, best_win = eqs[best], wins[best]
         rp = RankedPlay(rank, plays[i], str(plays[i]), w, r.get("stderr"),
                         None if w is None or best_win is None else best_win - w, e,
                         None if e is None or best_eq is None else max(0.0, best_eq - e), r["how"],

@@ -63,17 +63,20 @@ def check_ply(ply: Any) -> int:
 def equity_of(row: np.ndarray) -> float:
     """Cubeless equity of one row of values: ``2 win - 1``, plus gammons and backgammons with five
     outputs."""
-    e = 2.0 * float(row[0]) - 1.0
-    if row.shape[-1] == 5:
-        e += float(row[1] + row[2] - row[3] - row[4])
+    v = row.tolist()  # Python floats: the same double arithmetic, without numpy scalars
+    e = 2.0 * v[0] - 1.0
+    if len(v) == 5:
+        e += v[1] + v[2] - v[3] - v[4]
     return e
 
 
-def rank_key(entry: dict[str, Any], i: int) -> tuple[int, float, int]:
+def rank_key(entry: dict[str, Any], i: int, equity: float | None = None) -> tuple[int, float, int]:
     """How ranked plays are ordered (best first): the deepest evaluation first, then by equity,
     then by the play's order. ``entry`` is one value of :meth:`Evaluator.rank_plays` (or a
-    rollout's, which adds ``equity``)."""
-    if "equity" in entry:
+    rollout's, which adds ``equity``); ``equity`` is its equity when the caller has it already."""
+    if equity is not None:
+        e = equity
+    elif "equity" in entry:
         e = float(entry["equity"])
     elif "row" in entry:
         e = equity_of(entry["row"])
