@@ -21,8 +21,9 @@ legal plays.
   history. Looking at an earlier point is read-only until "Play from here" is pressed (the later
   actions are then replaced by what is played); Undo takes back and plays on at once.
 
-Every fact shown is read from the engine's state and events (:mod:`backgammon_lab.engine`); the
-widget only words them.
+Every fact shown is read from the engine's state and events (:mod:`backgammon_lab.engine`), and
+rolls, plays and lost turns are in the engine's words (``event.text``, ``engine.play_text``,
+``TurnLost.brief``): the widget writes none of its own.
 """
 
 from __future__ import annotations
