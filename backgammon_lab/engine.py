@@ -231,6 +231,13 @@ class OpeningRolled(Event):
             return "Opening roll: both players roll {e.white}; they roll again."
         return "Opening roll: White {e.white}, Black {e.black}. {who} goes first."
 
+    @property
+    def brief(self) -> str:
+        """The opening in a few words, for a record line: ``Opening: White 5, Black 3``."""
+        if self.tie:
+            return f"Opening: both roll {self.white}, again"
+        return f"Opening: White {self.white}, Black {self.black}"
+
 
 @dataclass(frozen=True, slots=True)
 class ChoiceOffered(Event):
@@ -400,10 +407,17 @@ class GameOver(Event):
     points: int
 
     _text = "{who} has borne off every checker and wins {e.points} point{s}{kind}."
+    _kinds: ClassVar[dict[int, str]] = {2: "a gammon", 3: "a backgammon"}
 
     def _words(self) -> dict[str, Any]:
-        return {"s": "s" if self.points > 1 else "",
-                "kind": {1: "", 2: " (a gammon)", 3: " (a backgammon)"}.get(self.points, "")}
+        kind = self._kinds.get(self.points)
+        return {"s": "s" if self.points > 1 else "", "kind": f" ({kind})" if kind else ""}
+
+    @property
+    def brief(self) -> str:
+        """The result in a few words, for a record line: ``wins 2 points, a gammon``."""
+        kind = self._kinds.get(self.points)
+        return f"wins {self.points} point{'s' if self.points > 1 else ''}" + (f", {kind}" if kind else "")
 
 
 # ---------------------------------------------------------------------------------------------

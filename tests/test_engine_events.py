@@ -124,3 +124,31 @@ def test_slot_constructor_refuses_fields_it_cannot_fill() -> None:
 
     with pytest.raises(TypeError, match="WithFactory.items"):
         _slot_constructor(WithFactory)
+
+
+@pytest.mark.parametrize(("event", "brief"), [
+    (OpeningRolled("white", 6, 1), "Opening: White 6, Black 1"),
+    (OpeningRolled("white", 4, 4), "Opening: both roll 4, again"),
+    (TurnLost("white", Roll(5, 5), "cannot_enter", 5, True), "no checker can enter: no move, no re-roll"),
+    (TurnLost("black", Roll(6, 5), "lower_die_blocked", 5), "the lower die cannot be played: turn lost"),
+    (TurnLost("black", Roll(2, 1), "lower_die_cannot_enter", 1), "the lower die cannot enter: turn lost"),
+    (TurnLost("white", Roll(1, 3), "no_move", 1), "no legal move"),
+    (GameOver("black", 1), "wins 1 point"),
+    (GameOver("white", 2), "wins 2 points, a gammon"),
+    (GameOver("black", 3), "wins 3 points, a backgammon"),
+])
+def test_event_brief_for_a_record_line(event: Any, brief: str) -> None:
+    """The record's few words are the event's too (``brief``): nothing else writes them."""
+    assert event.brief == brief
+
+
+def test_rolls_are_written_higher_die_first_by_every_event() -> None:
+    """``roll_text`` is the one writer of a roll: a roll given low die first reads high first in
+    every event that names it."""
+    from backgammon_lab.engine import roll_text
+
+    low_first = Roll(1, 6)
+    assert roll_text(low_first) == "6-1"
+    for ev in (ChoiceOffered("white", low_first), DiceKept("white", low_first), Rolled("white", low_first),
+               TurnLost("white", low_first, "no_move", 1)):
+        assert "6-1" in ev.text and "1-6" not in ev.text

@@ -86,7 +86,8 @@ _MAX_BOT_ACTIONS = 2000
 
 
 # The words for the engine's facts are the engine's: ``Event.text`` (the rules panel), and for the
-# record ``roll_text``, ``Played.steps_text`` and ``TurnLost.brief``; ``play_text`` writes a legal play.
+# record ``roll_text``, ``Played.steps_text`` and the ``brief`` of the opening, a lost turn and the
+# result; ``play_text`` writes a legal play.
 
 
 @dataclass
@@ -137,12 +138,9 @@ def record_lines(entries: Sequence[HistoryEntry], points: int, start: int = 1) -
             turn.last = i
         for ev in e.events:
             if isinstance(ev, OpeningRolled):
+                lines.append(RecordLine(None, ev.player, i, i, [["", ev.brief]], open=False))
                 if ev.tie:
-                    lines.append(RecordLine(None, ev.player, i, i,
-                                            [["", f"Opening: both roll {ev.white}, again"]], open=False))
                     continue
-                lines.append(RecordLine(None, ev.player, i, i,
-                                        [["", f"Opening: White {ev.white}, Black {ev.black}"]], open=False))
                 r = Roll(max(ev.white, ev.black), min(ev.white, ev.black))
                 turn = new_turn(ev.player, roll_text(r) + (" (Mexican)" if r.is_mexican and
                                                            e.state.variant.mexican else ""), i)
@@ -169,8 +167,7 @@ def record_lines(entries: Sequence[HistoryEntry], points: int, start: int = 1) -
                 lost = ", ".join(map(str, e.state.lost))
                 turn.segments[-1][1] += f" ({lost} lost)" if lost else ""
             elif isinstance(ev, GameOver):
-                kind = {2: ", a gammon", 3: ", a backgammon"}.get(ev.points, "")
-                turn.segments.append([f"wins {ev.points} point{'s' if ev.points > 1 else ''}{kind}", ""])
+                turn.segments.append([ev.brief, ""])
                 turn.open = False
             elif isinstance(ev, TurnPassed):
                 turn.open = False
