@@ -39,9 +39,16 @@ The solve
     The values are a fixed point: hits send checkers back, so positions recur. But checkers once
     borne off stay off, so the pair of off counts never goes down. The groups ``{(m, o), (o, m)}``
     are solved one after another, from the most checkers off to none; inside a group the values
-    are iterated (Gauss-Seidel: each chunk of states is updated in place, and the second
-    orientation sees the first one's new values) until no value moves by more than ``tol``
-    (default 1e-12). Every operation is a numpy gather over precomputed successor arrays.
+    are iterated (Gauss-Seidel: every state is updated in place, and the second orientation sees
+    the first one's new values) until no value moves by more than ``tol`` (default 1e-12).
+
+    The sweeps are compiled loops (:mod:`backgammon_lab.analysis.solve_kernels`, uncompiled when
+    numba is disabled). Each state keeps a record of its ``W`` and ``M1..M3`` of the six dice, and
+    the states are swept in an order where every single step's state comes before the states that
+    step to it, so one pass updates the whole chain ``W, M1, M2, M3, V`` of a state from fresh
+    values. The steps are not stored: :func:`~backgammon_lab.analysis.solve_kernels.step` computes
+    each from the per-configuration step tables (:func:`_config_steps`, :func:`_opponent_tables`)
+    and the index, the same function :func:`successor_tables` fills its arrays with for the tests.
 
 Files
     :func:`solve` returns a :class:`MiniGamTable`; :meth:`MiniGamTable.save` writes a ``.npz``
@@ -83,7 +90,7 @@ __all__ = [
 
 FORMAT_VERSION = 1
 NEG = -np.inf
-#: The largest checker count :func:`solve` accepts (8 checkers already takes ~1.5 GB while solving).
+#: The largest checker count :func:`solve` accepts (8 checkers already takes ~0.85 GB while solving).
 MAX_CHECKERS = 8
 
 
@@ -398,10 +405,14 @@ def solve(checkers: int = 8, *, bar_first: bool = False, tol: float = 1e-12, chu
     bar = _progress(sum(sizes), progress, desc=f"solving Mini-Gam ({checkers} checkers)")
     try:
         for (m, o), size in zip(groups, sizes, strict=True):
-            parts = [ix.blocks(m, o)] + ([ix.blocks(o, m)] if o != m else [])
+            parts = []
+            for blocks in [ix.blocks(m, o)] + ([ix.blocks(o, m)] if o != m else []):
+                stream = np.empty(sk.list_steps(*blocks, nsrc, tables, np.empty(0, np.int32)), np.int32)
+                sk.list_steps(*blocks, nsrc, tables, stream)
+                parts.append((*blocks, stream))
             sweeps = 0
             while True:
-                res = max(sk.sweep(starts, ends, values, rec, nsrc, tables) for starts, ends in parts)
+                res = max(sk.sweep(starts, ends, values, rec, stream) for starts, ends, stream in parts)
                 sweeps += 1
                 if res < tol or sweeps >= max_sweeps:
                     break

@@ -79,10 +79,36 @@ def update_w(lo: int, hi: int, values: np.ndarray, rec: np.ndarray, tables: tupl
 
 
 @njit
-def sweep(starts: np.ndarray, ends: np.ndarray, values: np.ndarray, rec: np.ndarray, nsrc: int,
-          tables: tuple) -> float:
-    """One Gauss-Seidel sweep over the blocks ``[starts[i], ends[i])`` of one slice: each state's W,
-    M1..M3 and then its value, in place; returns the largest change of a value.
+def list_steps(starts: np.ndarray, ends: np.ndarray, nsrc: int, tables: tuple, out: np.ndarray) -> int:
+    """The steps of the states of the blocks ``[starts[i], ends[i])``, in the order :func:`sweep`
+    visits them, as one stream: per state its :func:`swap`, then per die the number of steps and
+    their states. Writes ``out`` (when it is not empty) and returns the stream's length."""
+    fill = out.shape[0] > 0
+    p = 0
+    for i in range(starts.shape[0]):
+        for s in range(ends[i] - 1, starts[i] - 1, -1):
+            if fill:
+                out[p] = swap(s, tables)
+            p += 1
+            for d in range(1, 7):
+                head = p
+                p += 1
+                for j in range(nsrc):
+                    y = step(s, d, j, tables)
+                    if y >= 0:
+                        if fill:
+                            out[p] = y
+                        p += 1
+                if fill:
+                    out[head] = p - head - 1
+    return p
+
+
+@njit
+def sweep(starts: np.ndarray, ends: np.ndarray, values: np.ndarray, rec: np.ndarray, stream: np.ndarray) -> float:
+    """One Gauss-Seidel sweep over the blocks ``[starts[i], ends[i])`` of one slice, with their
+    steps from :func:`list_steps`: each state's W, M1..M3 and then its value, in place; returns the
+    largest change of a value.
 
     The blocks are the opponent's configurations in ascending order and are swept in that order,
     each from its last state down: a step that hits sends the opponent's checker to the bar, an
@@ -98,10 +124,12 @@ def sweep(starts: np.ndarray, ends: np.ndarray, values: np.ndarray, rec: np.ndar
     g = np.empty((7, 7))
     m4 = np.empty(7)
     res = 0.0
+    p = 0
     for i in range(starts.shape[0]):
         for s in range(ends[i] - 1, starts[i] - 1, -1):
-            w = 1.0 - values[swap(s, tables)]
+            w = 1.0 - values[stream[p]]
             rec[s, 0] = w
+            p += 1
             for d in range(1, 7):
                 b1 = NEG
                 b2 = NEG
@@ -109,16 +137,16 @@ def sweep(starts: np.ndarray, ends: np.ndarray, values: np.ndarray, rec: np.ndar
                 b4 = NEG
                 for e in range(1, 7):
                     g[d, e] = NEG
-                for j in range(nsrc):
-                    y = step(s, d, j, tables)
-                    if y < 0:
-                        continue
+                count = stream[p]
+                for q in range(p + 1, p + 1 + count):
+                    y = stream[q]
                     b1 = max(b1, rec[y, 0])
                     b2 = max(b2, rec[y, d])
                     b3 = max(b3, rec[y, 6 + d])
                     b4 = max(b4, rec[y, 12 + d])
                     for e in range(1, 7):
                         g[d, e] = max(g[d, e], rec[y, e])
+                p += 1 + count
                 rec[s, d] = b1
                 rec[s, 6 + d] = b2
                 rec[s, 12 + d] = b3
