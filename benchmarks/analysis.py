@@ -6,7 +6,7 @@
 Rows:
   * ``solve minigam (8 checkers)``: the full solve in a fresh process (``--solve``; otherwise
     the row is skipped), its wall time and peak memory (the child's maximum resident set).
-    Goal: 10 minutes or less and 4 GB or less on this 2-core machine.
+    Goal (issue 18): 30 s of CPU and 1 GB; ``benchmarks/solve.py`` times it cold and warm.
   * ``table load``: reading the cached table (``MiniGamTable.load``), median of 5.
   * ``table lookup``: ``table.value(position)`` on random positions, per call.
   * ``rollout <variant> <bot>``: rollout games per second from the start position, one process
