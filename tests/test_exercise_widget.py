@@ -448,3 +448,51 @@ def test_fault_exercise_message_is_as_wide_as_the_board() -> None:
     wdg = ExerciseWidget(exercise("m3.1"), size=440)
     assert wdg.feedback_box.layout.max_width == "440px" and wdg.title.layout.max_width == "440px"
     assert wdg.board.layout.width == "440px"
+
+
+def _wrong_try(wdg: ExerciseWidget) -> None:
+    """Make one wrong try, as a learner can: a step the rules refuse (or a numbering slip on entering,
+    or a legal step away from the goal) on the board, or a wrong button."""
+    from backgammon_lab.lessons.exercises import _target_ok
+
+    ex, ans = wdg.exercise, wdg.answer_key
+    if ex.kind == "land":
+        wdg.board.click("point", next(p for p in range(1, wdg.game.variant.points + 1) if p not in ans.accepts))
+        return
+    if ex.kind != "play":
+        wdg.choice_buttons[next(i for i, v in enumerate(ans.choices) if v not in ans.accepts)].click()
+        return
+    st = wdg.game.state
+    pos = st.position
+    n = pos.variant.points
+    assert st.roll is not None
+    tries = [Step(s, max(s - d, 0), d) for s in range(n + 1, 0, -1) if pos.count(pos.turn, s) for d in set(st.roll.dice)]
+    tries += [Step(n + 1, d, 1) for d in set(st.roll.dice) if pos.count(pos.turn, n + 1)]  # entering on point d
+    bad = [t for t in tries if not explain_step(pos, st.roll, [], (t.start, t.end)).legal]
+    if not bad:  # a legal first step after which no play reaches the goal
+        bad = [s for s in st.next_steps() if not any(
+            _target_ok(ex.target, p, pos) for p in st.plays or () if p.steps[0] == s)]
+    for kind, value in step_clicks(pos, bad[0]):
+        wdg.board.click(kind, value)
+
+
+def test_fault_a_learner_bot_can_go_wrong_once_in_every_exercise() -> None:
+    course = CourseWidget()
+    wrong = 0
+    while True:
+        wdg = course.exercise
+        _wrong_try(wdg)
+        assert wdg.wrong == 1 and wdg.stage == "answer", (wdg.exercise.id, wdg.feedback)
+        assert wdg.feedback and "\u2718" in wdg.feedback_box.value, (wdg.exercise.id, wdg.feedback)  # said wrong
+        wrong += wdg.wrong
+        if wdg.exercise.kind == "play":  # the wrong try left the board as it was: nothing played
+            assert wdg.game.position == wdg.game.state.turn_start and not wdg.game.state.steps
+            # (a second click on a movable checker selects it, m11.1: the learner starts afresh)
+            wdg.board.clear_selection()
+        solve_by_clicks(wdg)
+        assert wdg.stage == "done" and wdg.stars == 2, (wdg.exercise.id, wdg.feedback)
+        if course.next_button.disabled:
+            break
+        course.next_button.click()
+    assert wrong == len(EXERCISES)
+    assert course.progress.total_stars() == 2 * len(EXERCISES)
