@@ -163,3 +163,30 @@ def test_save_and_load_round_trip(tmp_path) -> None:
     assert back.variant == "mexican" and len(back) == len(db)
     np.testing.assert_array_equal(back.turns, db.turns)
     assert repr(back) == "BearoffDatabase('mexican', 28 positions)"
+
+
+def test_hints_and_netbot_value_races_exactly() -> None:
+    from backgammon_lab.analysis.hints import hint
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import shipped_net
+    from backgammon_lab.engine import dice_state
+    from backgammon_lab.position import Roll
+
+    pos = Position.from_string("standard/w/6x2,5x2,2/6x3,1")
+    state = dice_state(pos, Roll(6, 5))
+    rows = bearoff.play_values(state)
+    assert rows is not None
+    h = hint(pos, (6, 5))
+    assert {r.how for r in h.plays} == {"exact"}
+    best = max(range(len(rows)), key=lambda i: rows[i][0])
+    assert str(h.best.play) == str(state.plays[best]) == "6/off 5/off"
+    assert h.best.win == pytest.approx(rows[best][0], abs=1e-12)
+    net = shipped_net("standard")
+    assert net is not None
+    assert NetBot(net).choose(state).play == state.plays[best]
+    # Mexican: after a Mexican (2-1) the naming is the mover's own next decision
+    mex = dice_state(Position.from_string("mexican/w/6x2,5x2,2/6x3,1"), Roll(2, 1))
+    mrows = bearoff.play_values(mex)
+    assert mrows is not None and len(mrows) == len(mex.plays)
+    assert bearoff.state_values(mex)[0] == pytest.approx(float(mrows[:, 0].max()), abs=1e-12)
+    assert bearoff.state_values(dice_state(Position.start("standard"), Roll(6, 5))) is None

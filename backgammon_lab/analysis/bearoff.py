@@ -286,3 +286,84 @@ def race_values(position: Position, db: BearoffDatabase | None = None) -> np.nda
         raise BearoffError(f"{db!r} holds {db.checkers}-checker {db.variant} positions, not "
                            f"{position.variant.checkers}-checker {position.variant.name} ones")
     return db.race(*cfgs)
+
+
+def _flip(row: np.ndarray) -> np.ndarray:
+    return np.array([1.0 - row[0], row[3], row[4], row[1], row[2]]) if len(row) == 5 else 1.0 - row
+
+
+def _over_row(state: Any, gammons: bool) -> np.ndarray:
+    """The result of a finished game for its winner (no backgammon in a race: nothing is left in
+    the winner's home board or on the bar)."""
+    if not gammons:
+        return np.array([1.0])
+    return np.array([1.0, float(state.points >= 2), float(state.points >= 3), 0.0, 0.0])
+
+
+def state_values(state: Any, db: BearoffDatabase | None = None) -> np.ndarray | None:
+    """Exact values for the side to act at an engine :class:`~backgammon_lab.engine.TurnState` of
+    a pure bear-off race, in the nets' output order, or ``None`` when it is not one.
+
+    Before a roll they are :func:`race_values`; once rolled, the best play's (each play followed
+    through the engine, so a Mexican doubles chain or naming after a Mexican is valued as the
+    mover's own next decision, not the opponent's). Plays are ranked by equity (gammons count 2),
+    or by winning chance in a variant without gammons.
+    """
+    from backgammon_lab.engine import MakePlay, NameDoubles, Phase, advance
+
+    pos = state.position
+    if home_configs(pos) is None or pos.variant.points < 2 * pos.variant.home:
+        return None
+    if db is None:
+        db = get_database(pos.variant)
+        if db is None:
+            return None
+    gammons = bool(pos.variant.gammons)
+
+    def score(row: np.ndarray) -> float:
+        return float(2 * row[0] - 1 + row[1] - row[3]) if gammons else float(row[0])
+
+    def value(s: Any) -> np.ndarray:
+        ph = s.phase
+        if ph is Phase.OVER:
+            row = _over_row(s, gammons)
+            return row if s.winner == s.player else _flip(row)
+        if ph is Phase.ROLL:
+            got = race_values(s.position, db)
+            assert got is not None  # a race stays a race
+            return got
+        if ph is Phase.PLAY:
+            actions: list[Any] = [MakePlay(p) for p in s.plays]
+        elif ph is Phase.NAME:
+            actions = [NameDoubles(k) for k in range(1, 7)]
+        else:
+            raise BearoffError(f"no race value in phase {ph!s}")
+        best: np.ndarray | None = None
+        for a in actions:
+            nxt = advance(s, a)[0]
+            row = value(nxt)
+            if nxt.player != s.player:
+                row = _flip(row)
+            if best is None or score(row) > score(best) + 1e-15:
+                best = row
+        assert best is not None
+        return best
+
+    return value(state)
+
+
+def play_values(state: Any, db: BearoffDatabase | None = None) -> np.ndarray | None:
+    """Exact values for the mover of every play of a rolled race ``state`` (rows, in the order of
+    ``state.plays``), or ``None`` when it is not a pure bear-off race."""
+    from backgammon_lab.engine import MakePlay, advance
+
+    if state.plays is None or home_configs(state.turn_start) is None:
+        return None
+    rows = []
+    for p in state.plays:
+        nxt = advance(state, MakePlay(p))[0]
+        row = state_values(nxt, db)
+        if row is None:
+            return None
+        rows.append(row if nxt.player == state.player else _flip(row))
+    return np.array(rows)

@@ -34,6 +34,7 @@ import numpy as np
 from ..engine import KEEP, REROLL, Action, MakePlay, NameDoubles, Phase, TurnState, advance, dice_state
 from ..errors import AnalysisError, TableMissingError
 from ..position import Position, Roll
+from . import bearoff as _bearoff
 from . import nets as _nets
 from .selfplay import MAX_PLY, kernel, workspace
 
@@ -133,6 +134,15 @@ class Evaluator:
         self.outputs: tuple[str, ...] = ("win",) if table is not None else tuple(net.outputs)
         self.variant = table.variant if table is not None else net.variant
         self._kernel: Any = None
+        # a net's values in a pure bear-off race give way to the exact bear-off database's
+        self.exact_races = table is None and self.variant.points >= 2 * self.variant.home
+
+    def _race(self, position: Position) -> _bearoff.BearoffDatabase | None:
+        """The bear-off database when ``position`` is a pure bear-off race that this evaluator
+        values exactly (built on the first such position, once per machine), else None."""
+        if not self.exact_races or _bearoff.home_configs(position) is None:
+            return None
+        return _bearoff.get_database(self.variant)
 
     @property
     def gammons(self) -> bool:
@@ -173,6 +183,11 @@ class Evaluator:
             check_ply(ply - 1)
         if self.table is not None:
             return np.array([self.table.value(position)])
+        db = self._race(position)
+        if db is not None:
+            got = _bearoff.race_values(position, db)
+            assert got is not None
+            return got
         mod, tail = self._k()
         b, o = _board(position)
         return mod.roll_value(b, o, ply, *tail)  # type: ignore[no-any-return]
@@ -193,6 +208,11 @@ class Evaluator:
         if self.table is not None:
             opp = pos.off[1 if pos.turn == "white" else 0]
             return np.array([[self.table.value_board_after(_nets.play_board(p), opp)] for p in plays])
+        db = self._race(pos)
+        if db is not None:
+            rows = _bearoff.play_values(state, db)
+            assert rows is not None
+            return rows
         mod, tail = self._k()
         b, o = _board(pos)
         d = state.roll.dice
@@ -216,6 +236,11 @@ class Evaluator:
         if ph is Phase.PLAY:
             return self.best_play(state, ply)[1]
         if ph is Phase.NAME:
+            db = self._race(state.position)
+            if db is not None:
+                got = _bearoff.state_values(state, db)
+                assert got is not None
+                return got
             if self.table is None:
                 mod, tail = self._k()
                 b, o = _board(state.position)
@@ -235,7 +260,7 @@ class Evaluator:
         r = Roll.parse(roll)
         if position.is_over:
             raise AnalysisError(f"the game is over in {position.to_string()!r}")
-        if self.table is None:
+        if self.table is None and self._race(position) is None:
             return self._dice(position, r.dice, named, ply)[1]
         d = dice_state(position, r, named=named)
         row = self.state_value(d, ply)
@@ -250,7 +275,7 @@ class Evaluator:
         """
         ply = check_ply(ply)
         assert state.plays is not None and state.roll is not None
-        if self.table is None:
+        if self.table is None and self._race(state.turn_start) is None:
             return self._dice(state.turn_start, state.roll.dice, state.named, ply)
         rows = self.play_values(state)
         i = int(np.argmax([equity_of(r) for r in rows]))
@@ -282,9 +307,10 @@ class Evaluator:
         overrides the first one's count). :func:`rank_key` orders them."""
         ply = check_ply(ply)
         rows0 = self.play_values(state)
-        how0 = "exact" if self.kind == "exact" else "0-ply"
+        race = self._race(state.turn_start) is not None  # the bear-off database's values are exact
+        how0 = "exact" if self.kind == "exact" or race else "0-ply"
         ranked = {i: {"row": rows0[i], "how": how0, "rows": {how0: rows0[i]}} for i in range(len(rows0))}
-        if self.kind != "net":
+        if self.kind != "net" or race:
             return ranked
         plays = state.plays
         assert plays is not None
