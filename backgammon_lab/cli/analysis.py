@@ -80,7 +80,7 @@ def _table_for(position: Position, path: str | None) -> Any:
     table = get_table(position.variant, build=position.variant.checkers <= 4)
     if table is None:
         note(f"no solved {position.variant.title} table is cached, so this is a rollout estimate; "
-             f"`{_solve_command(position)}` computes the exact values once (about 2 minutes) and caches them")
+             f"`{_solve_command(position)}` computes the exact values once (about 20 seconds) and caches them")
     return table
 
 
@@ -161,7 +161,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         table = get_table(pos.variant, build=pos.variant.checkers <= 4) if solvable(pos.variant) else None
         if table is None and solvable(pos.variant):
             note(f"no solved {pos.variant.title} table is cached, so this is the net's estimate; "
-                 f"`{_solve_command(pos)}` computes the exact values once (about 2 minutes) and caches them")
+                 f"`{_solve_command(pos)}` computes the exact values once (about 20 seconds) and caches them")
     if table is not None and games:
         note("the solved table's values are exact, so no rollout is needed and none is made")
     h = hint(pos, dice, ply=args.ply, rollout=games, truncate=args.truncate, seed=args.seed,
@@ -353,7 +353,7 @@ def add_subcommands(sub: Any) -> None:
     so.add_argument("--tol", type=number_type(0, 1, low_open=True, high_open=True, what="a number between 0 and 1, "
                                               "like 1e-12"),
                     default=1e-12, help="stop when no value changes more (default 1e-12)")
-    so.add_argument("--threads", type=int, default=2, choices=(1, 2), help="threads (default 2)")
+    so.add_argument("--threads", type=int, default=2, choices=(1, 2), help="accepted for old scripts; the compiled solve uses one thread")
     add_progress_argument(so)
     so.add_argument("--quiet", action="store_true", help="no progress bar (the same as --no-progress)")
     so.set_defaults(func=_cmd_solve)
