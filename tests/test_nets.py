@@ -304,7 +304,8 @@ def test_shipped_nets_load_and_give_probabilities(variant: str) -> None:
         assert key in net.meta
     ps = _positions(variant, 100, seed=5)
     vals = net.evaluate([p.board() for p in ps], [_opp(p) for p in ps])
-    assert np.all((vals > 0) & (vals < 1))
+    # probabilities; an output far out in the sigmoid's tail (below about 1e-16) rounds to 0 or 1
+    assert np.all((vals >= 0) & (vals <= 1)) and np.all((vals[:, 0] > 0) & (vals[:, 0] < 1))
     if len(net.outputs) == 5:  # gammons are part of the wins, backgammons of the gammons (roughly)
         assert np.mean(vals[:, 1] <= vals[:, 0] + 0.02) > 0.95
 
