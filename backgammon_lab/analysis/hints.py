@@ -275,7 +275,7 @@ def hint(position: Position, dice: Any, *, ply: int = 0, net: Any = None, named:
     stratified over the 36 (from 1,296 games, 1,296) outcomes, and ``truncate`` turns then the net
     (None: to the end); ``workers``/``executor`` spread the games (see
     :func:`~backgammon_lab.analysis.rollout.rollout`). ``named`` marks the dice as doubles named
-    after a Mexican. ``evaluator`` reuses an :class:`Evaluator` (and its cache) across calls.
+    after a Mexican. ``evaluator`` reuses an :class:`Evaluator` (and the weights it read) across calls.
     """
     roll = Roll.parse(dice)
     ply = check_ply(ply)
