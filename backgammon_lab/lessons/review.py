@@ -1,0 +1,125 @@
+"""The review queue and saved progress of the course.
+
+:class:`ReviewQueue`: exercises and puzzles finished with fewer than 3 stars come back later, on a
+simple spaced schedule (a Leitner box). The clock is the number of items finished so far, so the
+schedule is the same on every run. An item finished with fewer than three stars goes to the first
+box and is due again after :data:`INTERVALS`\\[0] more items; each three-star review moves it up a
+box (due after the next interval); after the last box it leaves the queue. A review with fewer than
+three stars sends it back to the first box.
+
+>>> q = ReviewQueue()
+>>> q.record("sp.points.1", stars=2)
+>>> q.due()
+[]
+>>> for i in range(3):
+...     q.record(f"d.pip.{i}", stars=3)
+>>> q.due()
+['sp.points.1']
+
+:func:`save_progress` / :func:`load_progress`: the progress (stars) and the queue in one JSON
+file the learner names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .exercises import LessonError
+from .progress import MAX_STARS, Progress
+
+__all__ = ["ReviewQueue", "INTERVALS", "save_progress", "load_progress"]
+
+#: Items finished between two reviews of an item, box by box.
+INTERVALS = (3, 6, 12)
+
+
+class ReviewQueue:
+    """Items to review, each in a box with the clock time it is due (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.clock = 0
+        self._boxes: dict[str, tuple[int, int]] = {}  # id -> (box, due)
+
+    def record(self, item: str, *, stars: int) -> None:
+        """An item was finished with ``stars``: schedule it (or move it up, or let it go)."""
+        if not isinstance(item, str) or not item:
+            raise LessonError(f"an item id is a non-empty string, not {item!r}")
+        if isinstance(stars, bool) or not isinstance(stars, int) or not 0 <= stars <= MAX_STARS:
+            raise LessonError(f"stars are a whole number from 0 to {MAX_STARS}, not {stars!r}")
+        self.clock += 1
+        if stars < MAX_STARS:
+            self._boxes[item] = (0, self.clock + INTERVALS[0])
+        elif item in self._boxes:
+            box = self._boxes[item][0] + 1
+            if box >= len(INTERVALS):
+                del self._boxes[item]
+            else:
+                self._boxes[item] = (box, self.clock + INTERVALS[box])
+
+    def due(self) -> list[str]:
+        """The items due now, the longest overdue first (then by id)."""
+        return [i for i, (_b, d) in sorted(self._boxes.items(), key=lambda kv: (kv[1][1], kv[0]))
+                if d <= self.clock]
+
+    def waiting(self) -> list[str]:
+        """Every item in the queue, due or not, soonest first."""
+        return [i for i, _ in sorted(self._boxes.items(), key=lambda kv: (kv[1][1], kv[0]))]
+
+    def box(self, item: str) -> int | None:
+        """The box of ``item`` (0 first), or None when it is not in the queue."""
+        got = self._boxes.get(item)
+        return None if got is None else got[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"clock": self.clock, "items": {i: list(v) for i, v in sorted(self._boxes.items())}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReviewQueue:
+        """Read what :meth:`to_dict` wrote; :class:`LessonError` for anything else."""
+        q = cls()
+        try:
+            clock = data["clock"]
+            if isinstance(clock, bool) or not isinstance(clock, int) or clock < 0:
+                raise TypeError
+            q.clock = clock
+            for i, (box, due) in data["items"].items():
+                if not (isinstance(box, int) and 0 <= box < len(INTERVALS) and isinstance(due, int)):
+                    raise TypeError
+                q._boxes[str(i)] = (box, due)
+        except (TypeError, KeyError, ValueError, AttributeError):
+            raise LessonError(f"not a review queue: {str(data)[:80]!r}") from None
+        return q
+
+    def __repr__(self) -> str:
+        return f"<ReviewQueue {len(self._boxes)} waiting, {len(self.due())} due>"
+
+
+def save_progress(path: str | os.PathLike[str], progress: Progress, review: ReviewQueue | None = None) -> Path:
+    """Write the progress and the review queue to ``path`` (JSON); returns the path."""
+    if not isinstance(progress, Progress):
+        raise LessonError(f"progress is a Progress, not {progress!r}")
+    p = Path(path)
+    if not str(path).strip() or p.is_dir():
+        raise LessonError(f"a progress file needs a file name, not {str(path)!r}")
+    data = {"progress": progress.to_dict(), "review": (review or ReviewQueue()).to_dict()}
+    try:
+        p.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n")
+    except OSError as e:
+        raise LessonError(f"cannot write the progress file {str(path)!r}: {e}") from None
+    return p
+
+
+def load_progress(path: str | os.PathLike[str]) -> tuple[Progress, ReviewQueue]:
+    """Read a file :func:`save_progress` wrote; :class:`LessonError` when it is missing or not one."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, ValueError) as e:
+        raise LessonError(f"cannot read the progress file {str(path)!r}: {e}") from None
+    if not isinstance(data, dict) or "progress" not in data:
+        raise LessonError(f"{str(path)!r} is not a progress file")
+    return Progress.from_json(data["progress"]), ReviewQueue.from_dict(data.get("review", {"clock": 0, "items": {}}))

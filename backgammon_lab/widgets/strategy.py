@@ -1,0 +1,359 @@
+"""The strategy course in a notebook: drills and puzzles answered by buttons, a review queue and
+progress saved to a file.
+
+:class:`QuestionWidget` shows one drill or puzzle (:mod:`backgammon_lab.analysis.strategy`): the
+goal, the board (a puzzle draws the play picked as arrows) and a button per answer. A wrong try
+says what went wrong without giving the answer away; the right answer gets the engine's words
+(for a puzzle: what the better play does, computed from the positions, and the values of every
+choice). **Hint**, **Show solution** and **Try again** work as in the rule course, and the stars
+(:func:`backgammon_lab.lessons.stars_for`) go to a :class:`~backgammon_lab.lessons.Progress`.
+
+:class:`StrategyCourse` strings the themes into stages, adds **Review my mistakes** (what the
+:class:`~backgammon_lab.lessons.review.ReviewQueue` says is due) and saves or loads the progress
+in a file the learner names.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+import ipywidgets as w
+
+from ..analysis.strategy import Drill, Puzzle, Question, StrategyError, Theme, question, themes, what_it_does
+from ..lessons.exercises import LessonError, sentence
+from ..lessons.progress import MAX_STARS, Progress, stars_for
+from ..lessons.review import ReviewQueue, load_progress, save_progress
+from ..rules import legal_plays
+from .board import BoardWidget
+from .exercise import star_text
+
+__all__ = ["QuestionWidget", "StrategyCourse", "strategy_course"]
+
+Item = Drill | Puzzle
+
+
+class QuestionWidget(w.VBox):
+    """One drill or puzzle to answer with the buttons (see the module docstring)."""
+
+    def __init__(self, item: Item, *, progress: Progress | None = None, size: int = 440, number: str = "") -> None:
+        if not isinstance(item, (Drill, Puzzle)):
+            raise StrategyError(f"a QuestionWidget shows a Drill or a Puzzle, not {item!r}")
+        if progress is not None and not isinstance(progress, Progress):
+            raise LessonError(f"progress is a Progress, not {progress!r}")
+        self.item = item
+        self.question: Question = question(item)
+        self.progress = progress if progress is not None else Progress([item.id])
+        self.progress.add_exercises([item.id])
+        self._done_handlers: list[Callable[[QuestionWidget], None]] = []
+        self.wrong = self.hints = 0
+        self.shown = self.solved = False
+        self._feedback = ""
+        q = self.question
+        head = f"{number} " if number else ""
+        self.title = w.HTML(f"<b>{html.escape(head + q.goal)}</b>")
+        opts: dict[str, Any] = {"size": size}
+        if q.dice is not None:
+            opts["dice"] = q.dice
+        if q.highlight:
+            opts["highlight"] = list(q.highlight)
+        self.board = BoardWidget(q.position, **opts)
+        self.board.on_click(self._board_click)
+        self.board.layout.width = f"{size}px"
+        self.choice_buttons = [self._button(label, partial(self.answer, value))
+                               for value, label in zip(q.choices, q.labels, strict=True)]
+        self.choices = w.HBox(self.choice_buttons, layout=w.Layout(flex_flow="row wrap", max_width=f"{size}px"))
+        self.hint_button = w.Button(description="Hint", icon="lightbulb-o")
+        self.solution_button = w.Button(description="Show solution", icon="eye")
+        self.retry_button = w.Button(description="Try again", icon="refresh", disabled=True)
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.solution_button.on_click(lambda _b: self.show_solution())
+        self.retry_button.on_click(lambda _b: self.reset())
+        self.stars_label = w.Label("")
+        self.feedback_box = w.HTML("", layout=w.Layout(max_width=f"{size}px"))
+        self.title.layout.max_width = f"{size}px"
+        super().__init__([self.title, self.board, self.choices,
+                          w.HBox([self.hint_button, self.solution_button, self.retry_button, self.stars_label]),
+                          self.feedback_box])
+        self.add_class("bgl-exercise")
+        self._show_stars()
+
+    def _button(self, label: str, handler: Callable[[], None]) -> w.Button:
+        b = w.Button(description=label, layout=w.Layout(width="auto"))
+        b.on_click(lambda _b: handler())
+        return b
+
+    # -- what the learner sees -----------------------------------------------------------------
+    @property
+    def feedback(self) -> str:
+        """The last feedback line, as plain text."""
+        return self._feedback
+
+    @property
+    def stars(self) -> int:
+        """Stars of this attempt (0 until finished)."""
+        return stars_for(self.wrong, self.hints, self.shown) if self.solved else 0
+
+    def _say(self, text: str, good: bool | None = None) -> None:
+        self._feedback = text
+        mark = {True: "\u2714 ", False: "\u2718 ", None: ""}[good]
+        colour = {True: "#1b7f3b", False: "#b3261e", None: "inherit"}[good]
+        self.feedback_box.value = f'<span style="color:{colour}">{html.escape(mark + text)}</span>'
+
+    def _show_stars(self) -> None:
+        best = self.progress.stars(self.item.id)
+        self.stars_label.value = f"{star_text(best)} ({best} of {MAX_STARS})"
+
+    def on_done(self, handler: Callable[[QuestionWidget], None]) -> None:
+        """Call ``handler(widget)`` when the question is finished."""
+        self._done_handlers.append(handler)
+
+    def _board_click(self, click: dict[str, Any]) -> bool:
+        self.board.message = "Answer with the buttons under the board."
+        return True
+
+    def _draw(self, value: Any) -> None:
+        q = self.question
+        if q.arrows:
+            self.board.set_options(arrows=list(q.arrows[q.choices.index(value)]))
+
+    # -- answers -------------------------------------------------------------------------------
+    def answer(self, value: Any) -> None:
+        """Give an answer (what a button does)."""
+        q = self.question
+        if value not in q.choices:
+            raise StrategyError(f"{self.item.id!r}: {value!r} is not one of the answers "
+                                f"({', '.join(map(repr, q.choices))})")
+        if self.solved:
+            self._say("Already answered: press Try again to answer once more.")
+            return
+        self._draw(value)
+        if value in q.accepts:
+            self._finish(f"Right: {q.labels[q.choices.index(value)]}. {q.reason}")
+            return
+        self.wrong += 1
+        self._say(self._wrong_words(value), False)
+
+    def _wrong_words(self, value: Any) -> str:
+        q = self.question
+        label = q.labels[q.choices.index(value)]
+        item = self.item
+        if isinstance(item, Puzzle) and item.kind == "play" and q.dice is not None:
+            plays = legal_plays(q.position, q.dice.dice)
+            picked, best = plays.find(str(value)), plays.find(item.answer)
+            does = what_it_does(q.position, picked.position, best.position)
+            gain = f"It {', '.join(does)}, but another play is worth more." if does else \
+                "Another play is worth more."
+            return f"Not the better play: {label}. {gain} Try again."
+        if isinstance(item, Puzzle):
+            return f"Not the engine's choice: {label}. Try again."
+        return f"Not {label}. Count again."
+
+    def hint(self) -> None:
+        """Show a hint (it costs the third star)."""
+        if self.solved:
+            return
+        self.hints += 1
+        self._say(f"Hint: {self.question.hint}")
+
+    def show_solution(self) -> None:
+        """Show the answer (the question then earns one star)."""
+        if self.solved:
+            return
+        q = self.question
+        self.shown = True
+        (value,) = sorted(q.accepts, key=str)[:1]
+        self._draw(value)
+        self._finish(f"Solution: {q.solution}. {q.reason}")
+
+    def _finish(self, text: str) -> None:
+        self.solved = True
+        stars = stars_for(self.wrong, self.hints, self.shown)
+        self.progress.record(self.item.id, wrong=self.wrong, hints=self.hints, shown=self.shown)
+        self._say(f"{sentence(text)} {star_text(stars)}", None if self.shown else True)
+        self.retry_button.disabled = False
+        self.hint_button.disabled = self.solution_button.disabled = True
+        self._show_stars()
+        for handler in list(self._done_handlers):
+            handler(self)
+
+    def reset(self) -> None:
+        """Answer again (the best stars so far are kept)."""
+        self.wrong = self.hints = 0
+        self.shown = self.solved = False
+        self.board.set_options(arrows=None)
+        self.board.message = ""
+        self.retry_button.disabled = True
+        self.hint_button.disabled = self.solution_button.disabled = False
+        self._say("")
+        self._show_stars()
+
+    def __repr__(self) -> str:
+        return (f"<QuestionWidget {self.item.id}: {'done' if self.solved else 'to do'}, "
+                f"best {self.progress.stars(self.item.id)}/{MAX_STARS} stars>")
+
+
+REVIEW = "review"
+
+
+class StrategyCourse(w.VBox):
+    """The strategy course: a stage menu (the themes, then **Review my mistakes**), the question
+    shown, **Previous**/**Next**, the stars, and **Save**/**Load** of the progress to a file.
+
+    ``stages``: :class:`~backgammon_lab.analysis.strategy.Theme` values (default: every theme);
+    ``progress`` and ``review``: shared by every question (new ones by default).
+    """
+
+    def __init__(self, stages: Iterable[Theme] | None = None, *, progress: Progress | None = None,
+                 review: ReviewQueue | None = None, size: int = 440) -> None:
+        self.stages: tuple[Theme, ...] = tuple(themes() if stages is None else stages)
+        if not self.stages or not all(isinstance(s, Theme) for s in self.stages):
+            raise StrategyError(f"a course is a non-empty list of themes, not {stages!r}")
+        if progress is not None and not isinstance(progress, Progress):
+            raise LessonError(f"progress is a Progress, not {progress!r}")
+        if review is not None and not isinstance(review, ReviewQueue):
+            raise LessonError(f"review is a ReviewQueue, not {review!r}")
+        self._items: dict[str, Item] = {i.id: i for s in self.stages for i in s.items}
+        self.progress = progress if progress is not None else Progress(self._items)
+        self.progress.add_exercises(self._items)
+        self.review = review if review is not None else ReviewQueue()
+        self._size = size
+        self._widgets: dict[str, QuestionWidget] = {}
+        self.stage_id = self.stages[0].id
+        self.index = 0
+        self._review_items: list[str] = []
+        self.stage_menu = w.Dropdown(options=self._menu(), value=self.stage_id, description="Stage",
+                                     layout=w.Layout(width="auto"))
+        self.stage_menu.observe(lambda ch: self.goto(ch["new"], 0), names="value")
+        self.prev_button = w.Button(description="Previous", icon="arrow-left")
+        self.next_button = w.Button(description="Next", icon="arrow-right")
+        self.prev_button.on_click(lambda _b: self.previous())
+        self.next_button.on_click(lambda _b: self.next())
+        self.status = w.Label("")
+        self.file_box = w.Text(value="", placeholder="progress file, e.g. my_progress.json", description="File")
+        self.save_button = w.Button(description="Save progress", icon="save")
+        self.load_button = w.Button(description="Load progress", icon="upload")
+        self.save_button.on_click(lambda _b: self._file_action(self.save))
+        self.load_button.on_click(lambda _b: self._file_action(self.load))
+        self.file_status = w.Label("")
+        self.body = w.VBox([])
+        super().__init__([self.stage_menu, w.HBox([self.prev_button, self.next_button, self.status]), self.body,
+                          w.HBox([self.file_box, self.save_button, self.load_button]), self.file_status])
+        self.add_class("bgl-course")
+        self.goto(self.stage_id, 0)
+
+    def _menu(self) -> list[tuple[str, str]]:
+        k = len(self.review.due())
+        return [(f"{s.title} ({len(s)})", s.id) for s in self.stages] + [(f"Review my mistakes ({k} due)", REVIEW)]
+
+    @property
+    def items(self) -> list[Item]:
+        """The questions of the stage shown (for the review: those due when it was opened)."""
+        if self.stage_id == REVIEW:
+            return [self._items[i] for i in self._review_items]
+        return list(next(s for s in self.stages if s.id == self.stage_id).items)
+
+    @property
+    def current(self) -> QuestionWidget | None:
+        """The question shown (None in an empty review)."""
+        items = self.items
+        return self._widget(items[self.index]) if items else None
+
+    def _widget(self, item: Item) -> QuestionWidget:
+        if item.id not in self._widgets:
+            wdg = QuestionWidget(item, progress=self.progress, size=self._size, number=item.id)
+            wdg.on_done(self._done)
+            self._widgets[item.id] = wdg
+        return self._widgets[item.id]
+
+    def _done(self, wdg: QuestionWidget) -> None:
+        self.review.record(wdg.item.id, stars=wdg.stars)
+        self._update()
+
+    def goto(self, stage: str, index: int = 0) -> None:
+        """Show question ``index`` of a stage (its id, or ``"review"``)."""
+        ids = [s.id for s in self.stages] + [REVIEW]
+        if stage not in ids:
+            raise StrategyError(f"no stage {stage!r} in this course; stages: {', '.join(ids)}")
+        if stage == REVIEW:
+            self._review_items = self.review.due()
+            for i in self._review_items:
+                wdg = self._widgets.get(i)
+                if wdg is not None and wdg.solved:
+                    wdg.reset()
+        n = len(self._review_items) if stage == REVIEW else len(next(s for s in self.stages if s.id == stage))
+        if isinstance(index, bool) or not isinstance(index, int) or not (0 <= index < max(n, 1)):
+            raise StrategyError(f"no question {index!r} in stage {stage} (0..{n - 1})")
+        self.stage_id, self.index = stage, index
+        if self.stage_menu.value != stage:
+            self.stage_menu.value = stage
+            self.stage_id, self.index = stage, index
+        cur = self.current
+        self.body.children = (cur,) if cur is not None else (w.HTML("<i>Nothing to review yet: questions finished "
+                                                                    "with fewer than three stars come back here.</i>"),)
+        self._update()
+
+    def next(self) -> None:
+        """The next question (the first of the next stage after a stage's last)."""
+        ids = [s.id for s in self.stages] + [REVIEW]
+        if self.index + 1 < len(self.items):
+            self.goto(self.stage_id, self.index + 1)
+        elif self.stage_id != REVIEW:
+            self.goto(ids[ids.index(self.stage_id) + 1], 0)
+
+    def previous(self) -> None:
+        """The previous question."""
+        if self.index > 0:
+            self.goto(self.stage_id, self.index - 1)
+
+    def _update(self) -> None:
+        items = self.items
+        ids = [i.id for i in items]
+        got, of = self.progress.total_stars(ids), self.progress.max_stars(ids)
+        total, total_of = self.progress.total_stars(list(self._items)), self.progress.max_stars(list(self._items))
+        where = f"question {self.index + 1} of {len(items)}" if items else "nothing due"
+        self.status.value = f"{where}; stars: {got}/{of} here, {total}/{total_of} in all"
+        self.prev_button.disabled = self.index == 0
+        self.next_button.disabled = self.stage_id == REVIEW and self.index + 1 >= len(items)
+        keep = self.stage_menu.value
+        self.stage_menu.options = self._menu()
+        self.stage_menu.value = keep
+
+    # -- saved progress --------------------------------------------------------------------------
+    def save(self, path: str) -> None:
+        """Save the progress and the review queue to ``path``."""
+        p = save_progress(path, self.progress, self.review)
+        self.file_status.value = f"Saved to {p}."
+
+    def load(self, path: str) -> None:
+        """Load progress and the review queue from ``path`` (what :meth:`save` wrote)."""
+        progress, review = load_progress(path)
+        for i in progress.exercise_ids:
+            att = progress.attempt(i)
+            if att is not None:
+                self.progress.record(i, wrong=att.wrong, hints=att.hints, shown=att.shown)
+        self.review = review
+        for wdg in self._widgets.values():
+            wdg._show_stars()
+        self.file_status.value = f"Loaded {path}: {self.progress.done()} done, {self.progress.total_stars()} stars."
+        self._update()
+
+    def _file_action(self, action: Callable[[str], None]) -> None:
+        try:
+            action(self.file_box.value)
+        except LessonError as e:
+            self.file_status.value = str(e)
+
+    def __repr__(self) -> str:
+        return (f"<StrategyCourse {len(self.stages)} stages, at {self.stage_id} question {self.index + 1}; "
+                f"{self.progress.total_stars(list(self._items))}/{self.progress.max_stars(list(self._items))} stars>")
+
+
+def strategy_course(variant: str | None = None, *, size: int = 440) -> StrategyCourse:
+    """The strategy course (the stages of one ``variant``, or all)."""
+    stages = [s for s in themes() if variant is None or s.variant == variant]
+    if not stages:
+        raise StrategyError(f"no strategy stages for {variant!r}; variants: standard, mexican, minigam")
+    return StrategyCourse(stages, size=size)

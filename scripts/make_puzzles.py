@@ -1,0 +1,342 @@
+"""Find "find the better play" puzzles whose answer is certain, prove them, and store the proofs.
+
+    nice -n 5 .venv/bin/python scripts/make_puzzles.py [--variant standard|mexican|minigam|all]
+                                                      [--budget SECONDS] [--positions N]
+
+Positions come from seeded self-play of the shipped nets (``rollout.sample_positions`` with a
+``NetBot``, a few random moves mixed in for variety) and a few hand-chosen classics; each gets a
+seeded roll. A puzzle is kept when
+
+* Mini-Gam: the exact table (``analysis.solve``) ranks the best play at least ``MIN_EXACT`` in
+  winning chance above the second (the table is the proof);
+* standard and Mexican: the net at 0, 1 and (standard) 2 ply names the same best play, the best
+  beats the second by at least ``MARGIN`` in winning chance at the deepest ply, and a
+  variance-reduced rollout (stratified first rolls, the same dice for both plays, ``GAMES`` games
+  truncated after ``TRUNCATE`` turns) names the same play with an equity loss of the second above
+  three standard errors and a winning-chance error well below the margin.
+
+Mexican's decisions (keep or re-roll the opening dice, which doubles to name after a Mexican) are
+valued by the net (``opening_hint`` / ``doubles_hint``) and kept with their values.
+
+Each theme is filled up to ``--per-theme`` puzzles (the theme of a play puzzle comes from what the
+better play does: :func:`backgammon_lab.analysis.strategy.play_facts`). The script is resumable:
+the puzzles are written to ``backgammon_lab/data/puzzles/<variant>.json`` as they are found and the
+positions already tried are remembered in the cache (``puzzles-work/``), so a second run goes on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from backgammon_lab.analysis.hints import doubles_hint, hint, opening_hint  # noqa: E402
+from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
+from backgammon_lab.analysis.rollout import sample_positions  # noqa: E402
+from backgammon_lab.analysis.solve import cache_dir, get_table  # noqa: E402
+from backgammon_lab.analysis.strategy import PUZZLE_DIR, play_facts  # noqa: E402
+from backgammon_lab.engine import Phase, advance, dice_state  # noqa: E402
+from backgammon_lab.position import WHITE, Position, Roll  # noqa: E402
+
+MARGIN = 0.05
+MIN_EXACT = 0.03
+GAMES = 72
+TRUNCATE = 3
+DEEPEST = {"standard": 2, "mexican": 1}
+THEMES = {
+    "standard": ("points", "safe", "hitting", "priming", "race", "bearoff"),
+    "mexican": ("keep", "name", "chain", "cap", "bearoff"),
+    "minigam": ("entering", "racehit"),
+}
+#: Hand-chosen classics: (position, dice).
+CLASSICS = {
+    "standard": [
+        ("standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "3-1"),   # make the 5-point
+        ("standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "6-1"),   # make the bar point
+        ("standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5", "4-2"),   # make the 4-point
+        ("standard/w/6x3,5x3,4x3,3x3,2x3/24,6x5,5x5,4x4", "6-2"),  # bear off against a back checker
+    ],
+    "mexican": [],
+    "minigam": [],
+}
+
+
+def contact(pos: Position) -> bool:
+    """True while a checker of one side still has to pass one of the other's."""
+    n = pos.variant.points
+    me, you = pos.turn, ("black" if pos.turn == WHITE else WHITE)
+    mine = [p for p in range(1, n + 2) if pos.count(me, p)]
+    yours = [p for p in range(1, n + 2) if pos.count(you, p)]
+    return bool(mine and yours) and max(mine) + max(yours) > n + 1
+
+
+def all_home(pos: Position) -> bool:
+    v = pos.variant
+    return all(pos.count(pos.turn, p) == 0 for p in range(v.home + 1, v.points + 2))
+
+
+def theme_of(variant: str, before: Position, roll: Roll, best: Position, second: Position) -> str:
+    """The stage a play puzzle belongs to, from what the better play does."""
+    a, b = play_facts(best), play_facts(second)
+    if variant == "minigam":
+        n = before.variant.points
+        if before.count(before.turn, n + 1):
+            return "entering"
+        return "racehit"
+    if variant == "standard":
+        if not contact(before):
+            return "race"
+        if all_home(before):
+            return "bearoff"
+        if a.prime >= 4 and a.prime > b.prime:
+            return "priming"
+        if a.hit != b.hit:
+            return "hitting"
+        if len(a.made) > len(b.made) or (a.made - b.made):
+            return "points"
+        if a.shots != b.shots:
+            return "safe"
+        return ""
+    if all_home(before):
+        return "bearoff"
+    if roll.is_double and a.full_doubles != b.full_doubles:
+        return "chain"
+    if max(a.stack, b.stack) >= 5 and a.stack != b.stack:
+        return "cap"
+    return ""
+
+
+class Store:
+    """The puzzles of one variant and the positions already tried, written as they change."""
+
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
+        self.path = PUZZLE_DIR / f"{variant}.json"
+        self.work = cache_dir() / "puzzles-work" / f"{variant}.json"
+        self.puzzles: list[dict[str, Any]] = json.loads(self.path.read_text()) if self.path.is_file() else []
+        self.seen: set[str] = set(json.loads(self.work.read_text())) if self.work.is_file() else set()
+
+    def count(self, theme: str) -> int:
+        return sum(1 for p in self.puzzles if p["theme"] == theme)
+
+    def add(self, record: dict[str, Any]) -> None:
+        if any(p["id"] == record["id"] for p in self.puzzles):
+            return
+        self.puzzles.append(record)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.puzzles, indent=1, sort_keys=True) + "\n")
+        print(f"  + {record['id']} ({record['theme']}): {record['answer']}", flush=True)
+
+    def mark(self, key: str) -> None:
+        self.seen.add(key)
+        self.work.parent.mkdir(parents=True, exist_ok=True)
+        self.work.write_text(json.dumps(sorted(self.seen)))
+
+
+def _prefix(variant: str) -> str:
+    return {"standard": "sp", "mexican": "mp", "minigam": "gp"}[variant]
+
+
+def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None:
+    """The proof that one play of ``roll`` is clearly best, or None."""
+    if variant == "minigam":
+        h = hint(pos, roll)
+        if h.method != "exact" or len(h.plays) < 2:
+            return None
+        best, second = h.plays[0], h.plays[1]
+        assert best.win is not None and second.win is not None
+        if best.win - second.win < MIN_EXACT:
+            return None
+        others = [r for r in h.plays[1:3]]
+        return {"answer": best.text, "others": [r.text for r in others],
+                "proof": {"method": "exact", "how": "exact, from the solved Mini-Gam table",
+                          "values": {r.text: r.win for r in [best, *others]}, "margin": best.win - second.win}}
+    deepest = DEEPEST[variant]
+    hints = {ply: hint(pos, roll, ply=ply) for ply in range(deepest + 1)}
+    if len(hints[0].plays) < 3:
+        return None
+    h0 = hints[0]
+    if h0.plays[1].error is None or h0.plays[1].error < MARGIN:
+        return None
+    best = hints[deepest].plays[0].text
+    if any(h.plays[0].text != best for h in hints.values()):
+        return None
+    hd = hints[deepest]
+    second = hd.plays[1]
+    if second.error is None or second.error < MARGIN:
+        return None
+    r = hint(pos, roll, ply=0, rollout=GAMES, candidates=2, truncate=TRUNCATE, seed=1)
+    rb, rs = r.plays[0], r.plays[1]
+    if rb.text != best or rs.how != "rollout" or rs.loss is None or rs.loss_stderr is None:
+        return None
+    assert rb.stderr is not None and rs.stderr is not None and rb.win is not None and rs.win is not None
+    if rs.loss < 3 * rs.loss_stderr or max(rb.stderr, rs.stderr) > second.error / 4 or rb.win <= rs.win:
+        return None
+    others = hd.plays[1:3]
+    checks = {str(ply): {p.text: p.win for p in h.plays[:3]} for ply, h in hints.items()}
+    return {"answer": best, "others": [p.text for p in others],
+            "proof": {"method": "net", "ply": deepest,
+                      "how": f"{deepest}-ply net, confirmed by a rollout of {GAMES} games",
+                      "values": {p.text: p.win for p in [hd.plays[0], *others]}, "margin": second.error,
+                      "plies": checks,
+                      "rollout": {"games": GAMES, "truncate": TRUNCATE, "seed": 1, "stratified": True,
+                                  "bot": r.bot, "plays": [rb.text, rs.text], "win": [rb.win, rs.win],
+                                  "stderr": [rb.stderr, rs.stderr], "equity_loss": rs.loss,
+                                  "loss_stderr": rs.loss_stderr}}}
+
+
+def candidates(variant: str, n: int, seed: int) -> list[tuple[str, Position, Roll]]:
+    """Seeded positions from self-play (with a few random moves) and a seeded roll each."""
+    out = [(f"c{i}", Position.from_string(t), Roll.parse(d)) for i, (t, d) in enumerate(CLASSICS[variant])]
+    positions = sample_positions(variant, n, NetBot(), seed=seed, explore=0.1)
+    rng = random.Random(seed)
+    for i, pos in enumerate(positions):
+        if variant == "mexican" and rng.random() < 0.35:
+            k = rng.randint(1, 6)
+            roll = Roll(k, k)
+        else:
+            roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
+        if variant == "mexican" and roll.is_mexican:
+            continue
+        out.append((f"s{seed}.{i}", pos, roll))
+    return out
+
+
+def _spread(rng: random.Random, checkers: int, points: list[int]) -> str:
+    """``checkers`` dealt at random over ``points``, as position text (``6x3,4x2``)."""
+    got: dict[int, int] = {}
+    for _ in range(checkers):
+        p = rng.choice(points)
+        got[p] = got.get(p, 0) + 1
+    return ",".join(f"{p}x{k}" if k > 1 else str(p) for p, k in sorted(got.items(), reverse=True))
+
+
+def themed(n: int, seed: int) -> list[tuple[str, Position, Roll]]:
+    """Standard positions for the rarer themes: bearing off against one or two checkers left
+    back, and races with no contact (the checkers dealt at random, seeded)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        if i % 2 == 0:  # bearing off against contact
+            back = rng.choice([[24], [23], [22], [24, 24], [24, 23]])
+            black = ",".join(map(str, back)) + "," + _spread(rng, 15 - len(back), [6, 5, 4, 3, 2, 1, 7, 8])
+            off = rng.randint(0, 6)
+            home = [p for p in (6, 5, 4, 3, 2, 1) if 25 - p not in back]
+            text = f"standard/w/{_spread(rng, 15 - off, home)}/{black}"  # the rest borne off
+        else:  # a race
+            text = f"standard/w/{_spread(rng, 15, [9, 8, 7, 6, 5, 4, 3, 2, 1])}/{_spread(rng, 15, [9, 8, 7, 6, 5, 4, 3, 2, 1])}"
+        try:
+            pos = Position.from_string(text)
+        except ValueError:
+            continue
+        out.append((f"t{seed}.{i}", pos, Roll(rng.randint(1, 6), rng.randint(1, 6))))
+    return out
+
+
+def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadline: float, seed: int = 11) -> None:
+    themes = [t for t in THEMES[variant] if t not in ("keep", "name")]
+    extra = themed(positions, seed) if variant == "standard" and seed != 11 else []
+    for key, pos, roll in extra + candidates(variant, positions, seed=seed):
+        if time.time() > deadline or all(store.count(t) >= per_theme for t in themes):
+            break
+        k = f"{key}|{pos.to_string()}|{roll}"
+        if k in store.seen:
+            continue
+        state = dice_state(pos, roll)
+        if state.phase is not Phase.PLAY or state.plays is None or len(state.plays) < 3:
+            store.mark(k)
+            continue
+        got = prove_play(variant, pos, roll)
+        if got is not None:
+            plays = {str(p): p for p in state.plays}
+            theme = theme_of(variant, pos, roll, plays[got["answer"]].position, plays[got["others"][0]].position)
+            if theme and store.count(theme) < per_theme:
+                n = store.count(theme) + 1
+                store.add({"id": f"{_prefix(variant)}.{theme}.{n}", "kind": "play", "theme": theme,
+                           "position": pos.to_string(), "dice": str(roll), "level": 2, **got})
+        store.mark(k)
+
+
+def run_mexican_decisions(store: Store, per_theme: int) -> None:
+    start = Position.start("mexican", WHITE)
+    if store.count("keep") < per_theme:
+        rows = []
+        for hi in range(2, 7):
+            for lo in range(1, hi):
+                if (hi, lo) == (2, 1):
+                    continue  # a Mexican: played as a Mexican, nothing to keep
+                h = opening_hint(start, f"{hi}-{lo}", ply=1)
+                vals = {d.option: d.win for d in h.options}
+                rows.append((abs(vals["keep"] - vals["reroll"]), f"{hi}-{lo}", h, vals))
+        rows.sort(key=lambda r: (-r[0], r[1]))
+        # every roll worth keeping, then the clearest re-rolls: both answers occur
+        keeps = [r for r in rows if r[2].best.option == "keep"][:per_theme // 2]
+        chosen = keeps + [r for r in rows if r[2].best.option != "keep"][:per_theme - len(keeps)]
+        for margin, dice, h, vals in sorted(chosen, key=lambda r: r[1]):
+            n = store.count("keep") + 1
+            store.add({"id": f"mp.keep.{n}", "kind": "keep", "theme": "keep", "position": start.to_string(),
+                       "dice": dice, "answer": h.best.option, "others": [o for o in vals if o != h.best.option],
+                       "level": 1, "proof": {"method": "net", "ply": 1, "how": "1-ply net (opening_hint)",
+                                             "values": vals, "margin": margin}})
+    if store.count("name") >= per_theme:
+        return
+    bot = NetBot()
+    for i, pos in enumerate(sample_positions("mexican", 300, bot, seed=23, explore=0.1)):
+        if store.count("name") >= per_theme:
+            break
+        k = f"name{i}|{pos.to_string()}"
+        if k in store.seen:
+            continue
+        store.mark(k)
+        s = dice_state(pos, Roll(1, 2))
+        if s.phase is not Phase.PLAY:
+            continue
+        s2 = advance(s, bot.choose(s))[0]
+        if s2.phase is not Phase.NAME:
+            continue
+        h = doubles_hint(s2, ply=1)
+        opts = h.options
+        if opts[1].error < MARGIN:
+            continue
+        vals = {str(d.option): d.win for d in opts}
+        n = store.count("name") + 1
+        others = [str(d.option) for d in opts[1:4]]
+        store.add({"id": f"mp.name.{n}", "kind": "name", "theme": "name", "position": s2.position.to_string(),
+                   "dice": "1-2", "answer": str(opts[0].option), "others": others, "level": 2,
+                   "proof": {"method": "net", "ply": 1, "how": "1-ply net (doubles_hint)",
+                             "values": {o: vals[o] for o in [str(opts[0].option), *others]},
+                             "margin": opts[1].error}})
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--variant", default="all", choices=["all", "standard", "mexican", "minigam"])
+    ap.add_argument("--budget", type=float, default=600.0, help="seconds for each variant")
+    ap.add_argument("--positions", type=int, default=600, help="self-play positions to try per variant")
+    ap.add_argument("--per-theme", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=11, help="self-play seed (another seed: more positions)")
+    args = ap.parse_args(argv)
+    variants = ["minigam", "mexican", "standard"] if args.variant == "all" else [args.variant]
+    for v in variants:
+        t0 = time.time()
+        store = Store(v)
+        if v == "minigam" and get_table() is None:
+            print("minigam: no solved table in the cache; build it with `backgammon-lab solve minigam`")
+            continue
+        if v == "mexican":
+            run_mexican_decisions(store, args.per_theme)
+        run_plays(v, store, args.per_theme, args.positions, t0 + args.budget, args.seed)
+        print(f"{v}: {len(store.puzzles)} puzzles, "
+              + ", ".join(f"{t} {store.count(t)}" for t in THEMES[v]) + f" ({time.time() - t0:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
