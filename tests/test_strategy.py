@@ -190,13 +190,15 @@ def test_minigam_puzzles_are_proved_by_the_exact_table() -> None:
 
 
 @pytest.mark.slow
-def test_one_net_puzzle_rollout_is_repeated_exactly() -> None:
+def test_one_net_puzzle_rollout_still_confirms_its_answer() -> None:
+    # the rollout is repeated with the proof's seed and size, on the shipped net of today (the
+    # values move when a new net ships; the answer and a clear margin must not)
     p = next(p for p in PUZZLES if p.kind == "play" and p.variant == "standard")
     ro = p.proof["rollout"]
     h = hint(Position.from_string(p.position), p.dice, ply=0, rollout=ro["games"], candidates=2,
              truncate=ro["truncate"], seed=ro["seed"])
-    assert [r.text for r in h.plays[:2]] == ro["plays"]
-    assert [r.win for r in h.plays[:2]] == pytest.approx(ro["win"], abs=1e-9)
+    assert [r.text for r in h.plays[:2]] == ro["plays"] and h.plays[0].text == p.answer
+    assert h.plays[0].win - h.plays[1].win > 3 * max(ro["stderr"])
 
 
 # -- the widget ---------------------------------------------------------------------------------
