@@ -41,7 +41,7 @@ from backgammon_lab.analysis.hints import doubles_hint, hint, opening_hint  # no
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.rollout import sample_positions  # noqa: E402
 from backgammon_lab.analysis.solve import cache_dir, get_table  # noqa: E402
-from backgammon_lab.analysis.strategy import PUZZLE_DIR, play_facts  # noqa: E402
+from backgammon_lab.analysis.strategy import play_facts, puzzle_dir  # noqa: E402
 from backgammon_lab.engine import Phase, advance, dice_state  # noqa: E402
 from backgammon_lab.position import WHITE, Position, Roll  # noqa: E402
 
@@ -118,7 +118,7 @@ class Store:
 
     def __init__(self, variant: str) -> None:
         self.variant = variant
-        self.path = PUZZLE_DIR / f"{variant}.json"
+        self.path = puzzle_dir() / f"{variant}.json"
         self.work = cache_dir() / "puzzles-work" / f"{variant}.json"
         self.puzzles: list[dict[str, Any]] = json.loads(self.path.read_text()) if self.path.is_file() else []
         self.seen: set[str] = set(json.loads(self.work.read_text())) if self.work.is_file() else set()

@@ -33,10 +33,13 @@ from ..rules import legal_plays
 from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
 __all__ = ["StrategyError", "PlayFacts", "play_facts", "what_it_does", "Drill", "Puzzle", "Question", "question",
-           "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "PUZZLE_DIR", "shots_against", "full_roll_rolls",
+           "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "puzzle_dir", "shots_against", "full_roll_rolls",
            "find_play"]
 
-PUZZLE_DIR = Path(__file__).resolve().parent.parent / "data" / "puzzles"
+
+def puzzle_dir() -> Path:
+    """The folder of the shipped puzzles (``backgammon_lab/data/puzzles``)."""
+    return Path(__file__).resolve().parent.parent / "data" / "puzzles"
 
 
 class StrategyError(AnalysisError):
@@ -365,7 +368,7 @@ class Puzzle:
 
 def load_puzzles(directory: str | Path | None = None) -> tuple[Puzzle, ...]:
     """Every puzzle of ``backgammon_lab/data/puzzles/*.json`` (or ``directory``), in file order."""
-    d = Path(directory) if directory is not None else PUZZLE_DIR
+    d = Path(directory) if directory is not None else puzzle_dir()
     out: list[Puzzle] = []
     for f in sorted(d.glob("*.json")):
         try:
