@@ -36,14 +36,11 @@ from ..errors import AnalysisError, TableMissingError
 from ..position import Position, Roll
 from . import bearoff as _bearoff
 from . import nets as _nets
-from .selfplay import MAX_PLY, kernel, workspace
+from .options import FILTERS, check_ply
+from .selfplay import kernel, workspace
 
 __all__ = ["Evaluator", "evaluator_for", "check_ply", "equity_of", "rank_key", "FILTERS", "SHORTLIST",
-           "keep_or_reroll_values", "name_values"]
-
-#: GNU Backgammon's "normal" move filter: 1-ply for at most 8 plays within 0.16 equity of the best
-#: at 0-ply, 2-ply for at most 2 plays within 0.04 of the best at 1-ply.
-FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
+           "keep_or_reroll_values", "name_values"]  # check_ply and FILTERS are the options' (options.py)
 
 #: After a Mexican only this many plays (the best by the cheap value, as if the mover rolled again)
 #: look the naming of doubles up, wherever the search chooses a play.
@@ -51,14 +48,6 @@ SHORTLIST = 3
 
 _EPS = 1e-12
 _DEPTH = {"exact": 5, "rollout": 4, "2-ply": 3, "1-ply": 2, "0-ply": 1}
-
-
-def check_ply(ply: Any) -> int:
-    """``ply`` when it is a look-ahead the search has (0 to :data:`~backgammon_lab.analysis.selfplay.MAX_PLY`),
-    else :class:`~backgammon_lab.errors.AnalysisError`."""
-    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
-        raise AnalysisError(f"ply is {', '.join(str(k) for k in range(MAX_PLY))} or {MAX_PLY}, not {ply!r}")
-    return ply
 
 
 def equity_of(row: np.ndarray) -> float:
@@ -337,36 +326,50 @@ def move_filter(order: list[int], scores: dict[int, float], count: int, threshol
     return [i for i in order if top - scores[i] <= threshold + _EPS][:count]
 
 
-def evaluator_for(position: Position, *, net: Any = None, table: Any = None, exact: bool | None = None
-                  ) -> Evaluator:
-    """The evaluator a hint uses for ``position``: the solved table for Mini-Gam when one is cached
-    (``table`` gives one; boards of up to 4 checkers are solved on the spot) unless ``exact`` is
-    False, else ``net`` or the variant's shipped net. Raises
-    :class:`~backgammon_lab.errors.TableMissingError` when neither is there."""
+def evaluator_for(position: Position, choice: Any = None, *, solved: bool = True) -> Evaluator:
+    """The evaluator of ``position``'s variant that ``choice`` (an options' ``evaluator``, see
+    :class:`~backgammon_lab.analysis.options.Options`) names: ``None`` the solved table for Mini-Gam
+    when one is at hand (boards of up to 4 checkers are solved on the spot), else the variant's
+    shipped net; ``"exact"`` the table; ``"net"`` the shipped net; a net, a table or an
+    :class:`Evaluator` itself (checked against the variant). ``solved=False`` never picks a table
+    for ``None`` (decisions the table does not value). Raises
+    :class:`~backgammon_lab.errors.TableMissingError` when there is nothing to value with."""
     v = position.variant
-    if table is not None and exact is not False:
-        if table.variant != v:
-            raise AnalysisError(f"the table solves {table.variant!r}, not {v!r}")
-        return Evaluator(table=table)
-    if exact is not False and net is None:
-        from .solve import get_table, solvable
+    if isinstance(choice, Evaluator):
+        choice.check(position)
+        return choice
+    if choice is None or choice == "exact":
+        exact = choice == "exact"
+        if solved or exact:
+            from .solve import get_table, solvable
 
-        if solvable(v):
-            t = get_table(v, build=v.checkers <= 4)
-            if t is not None:
-                return Evaluator(table=t)
-            if exact:
-                raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve "
-                                        f"minigam{' --checkers ' + str(v.checkers) if v.checkers != 8 else ''}`")
-    if exact:
-        raise TableMissingError(f"no exact values for {v!r}: only Mini-Gam is solved")
-    if net is None:
+            if solvable(v):
+                t = get_table(v, build=v.checkers <= 4)
+                if t is not None:
+                    return Evaluator(table=t)
+                if exact:
+                    raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve "
+                                            f"minigam{' --checkers ' + str(v.checkers) if v.checkers != 8 else ''}`")
+        if exact:
+            raise TableMissingError(f"no exact values for {v!r}: only Mini-Gam is solved")
+        choice = "net"
+    if choice == "net":
         net = _nets.shipped_net(v)
         if net is None:
             raise TableMissingError(f"no net is shipped for {v!r}; train one with `backgammon-lab train {v.name} "
-                                    "--games N`, or pass net=")
-    net.check_variant(v)
-    return Evaluator(net=net)
+                                    "--games N`, or give one: Options(evaluator=net)")
+        return Evaluator(net=net)
+    if isinstance(choice, _nets.Net):
+        choice.check_variant(v)
+        return Evaluator(net=choice)
+    from .solve import MiniGamTable
+
+    if isinstance(choice, MiniGamTable):
+        if choice.variant != v:
+            raise AnalysisError(f"the table solves {choice.variant!r}, not {v!r}")
+        return Evaluator(table=choice)
+    raise AnalysisError(f"evaluator: expected 'exact', 'net', a Net, a solved table or an Evaluator, "
+                        f"not {choice!r:.200}")
 
 
 # ---------------------------------------------------------------------------------------------
