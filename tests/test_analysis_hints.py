@@ -400,3 +400,46 @@ def test_one_ply_check_and_one_shortlist() -> None:
     st = dice_state(Position.start("mexican"), (6, 5))
     with pytest.raises(AnalysisError, match="ply: 3 is too large: at most 2"):
         Evaluator(net).best_play(st, 3)
+
+
+# -- one options object for a search (analysis.options) -----------------------------------------
+
+
+def test_options_are_one_frozen_checked_object() -> None:
+    import dataclasses
+
+    from backgammon_lab.analysis.options import DEFAULT_PLY, VARIANT_PLY, as_options
+
+    o = Options()
+    assert repr(o) == "Options()" and as_options(None) == o and as_options(o) is o
+    assert o.ply is None and o.ply_for(find_variant("standard")) == DEFAULT_PLY == 2
+    assert o.ply_for(find_variant("mexican")) == VARIANT_PLY["mexican"] == 1
+    assert o.ply_for(find_variant("minigam", checkers=3)) == 2
+    assert Options(ply=0).ply_for(find_variant("mexican")) == 0
+    assert o.filters == FILTERS and Options(filters=[[3, 0.1]]).filters == ((3, 0.1),)
+    quick = dataclasses.replace(o, ply=0, games=36, seed=4)
+    assert repr(quick) == "Options(ply=0, games=36, seed=4)" and o.ply is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.ply = 1  # type: ignore[misc]
+    with pytest.raises(AnalysisError, match="ply: 7 is too large"):
+        dataclasses.replace(o, ply=7)  # a copy is checked like a new one
+
+
+def test_a_hints_texts_and_values_are_made_when_read_and_print_the_same(std_net) -> None:
+    """The move texts and the values dicts of a hint's plays are written only when first read: the
+    plays, their reprs, JSON and table are the same as when each is given at once."""
+    import dataclasses
+
+    from backgammon_lab.analysis.hints import _LATER, RankedPlay
+
+    pos = Position.from_string(MID)
+    h = hint(pos, (6, 4), Options(ply=1, evaluator=std_net))
+    rp = h.plays[5]
+    assert rp.__dict__["_text_value"] is _LATER and rp.__dict__["_values_value"] is _LATER  # not made yet
+    assert rp.text == str(rp.play) and rp.__dict__["_text_value"] == rp.text  # made when read, then kept
+    eager = [RankedPlay(**{f.name: getattr(p, f.name) for f in dataclasses.fields(p)}) for p in h.plays]
+    assert eager == h.plays and [repr(p) for p in eager] == [repr(p) for p in h.plays]
+    assert [p.values for p in h.plays[:3]] == [p.values for p in eager[:3]] and h.best.values["win"] == h.best.win
+    assert "LATER" not in repr(h) and "LATER" not in str(h) and "LATER" not in json.dumps(h.to_json())
+    again = hint(pos, (6, 4), Options(ply=1, evaluator=std_net))
+    assert str(again) == str(h) and again.to_json() == h.to_json()

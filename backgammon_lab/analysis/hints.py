@@ -60,6 +60,39 @@ __all__ = ["hint", "Hint", "RankedPlay", "opening_hint", "doubles_hint", "Decisi
 # ---------------------------------------------------------------------------------------------
 # hints
 
+#: Given for a field of :class:`RankedPlay` that is computed when it is first read.
+_LATER: Any = type("Later", (), {"__repr__": lambda self: "LATER"})()
+
+
+class _Later:
+    """A dataclass field computed the first time it is read (``make(obj)``), then kept, unless a
+    value was given for it: most of a hint's plays are never printed, so their move text and
+    their values as a dict cost nothing until someone looks (reprs and equality read them)."""
+
+    def __init__(self, name: str, make: Any) -> None:
+        self.make = make
+        self.key = f"_{name}_value"
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        got = obj.__dict__.get(self.key, _LATER)
+        if got is _LATER:
+            got = obj.__dict__[self.key] = self.make(obj)
+        return got
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.key] = value
+
+
+def _text_of(rp: RankedPlay) -> str:
+    return str(rp.play)
+
+
+def _values_of(rp: RankedPlay) -> dict[str, float]:
+    source = rp.__dict__.get("_source")
+    return _values_dict(*source) if source is not None else {}
+
 
 @dataclass
 class RankedPlay:
@@ -76,14 +109,14 @@ class RankedPlay:
 
     rank: int
     play: Play
-    text: str
+    text: str  # given, or (a hint's) the play's move text, written when first read
     win: float | None
     stderr: float | None
     error: float | None
     equity: float | None = None
     loss: float | None = None
     how: str = ""
-    values: dict[str, float] = field(default_factory=dict)
+    values: dict[str, float] = field(default_factory=dict)  # given, or (a hint's) made when first read
     equity_stderr: float | None = None
     loss_stderr: float | None = None
     close: bool = False
@@ -93,12 +126,30 @@ class RankedPlay:
         """The steps, for ``svg.board(position, arrows=...)``."""
         return self.play.steps
 
+    @classmethod
+    def _quick(cls, rank: int, play: Play, win: float | None, stderr: float | None, error: float | None,
+               equity: float | None, loss: float | None, how: str, equity_stderr: float | None,
+               loss_stderr: float | None, source: tuple[Sequence[str], Any] | None) -> RankedPlay:
+        """A ranked play as the constructor makes it, its text and values left to be made when read
+        (from ``play`` and from ``source``, the outputs' names and the row): a hint makes dozens."""
+        rp = cls.__new__(cls)
+        rp.__dict__.update(rank=rank, play=play, _text_value=_LATER, win=win, stderr=stderr, error=error,
+                           equity=equity, loss=loss, how=how, _values_value=_LATER, equity_stderr=equity_stderr,
+                           loss_stderr=loss_stderr, close=False, _source=source)
+        return rp
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the play as move text and as [start, end] steps)."""
         return {"rank": self.rank, "play": self.text, "steps": [[s.start, s.end] for s in self.play.steps],
                 "win": self.win, "stderr": self.stderr, "error": self.error, "equity": self.equity,
                 "loss": self.loss, "how": self.how, "values": dict(self.values),
                 "equity_stderr": self.equity_stderr, "loss_stderr": self.loss_stderr, "close": self.close}
+
+
+# set after the class is made, so that the dataclass sees plain fields (its __init__, repr and
+# equality go through them)
+RankedPlay.text = _Later("text", _text_of)  # type: ignore[assignment]
+RankedPlay.values = _Later("values", _values_of)  # type: ignore[assignment]
 
 
 @dataclass
@@ -314,43 +365,43 @@ def _heuristic_order(position: Position, plays: Sequence[Play]) -> list[int]:
 
 
 def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outputs: Sequence[str]) -> None:
-    """Fill ``out.plays``: the deepest evaluations first, each group by equity (unrated plays last)."""
-    def eq(i: int) -> float | None:
-        r = ranked[i]
-        if "equity" in r:
-            return float(r["equity"])
-        return equity_of(r["row"]) if "row" in r else None
-
-    def win(i: int) -> float | None:
-        r = ranked[i]
-        if "win" in r:
-            return float(r["win"])
-        return float(r["row"][0]) if "row" in r else None
-
-    eqs = {i: eq(i) for i in ranked}
-    wins = {i: win(i) for i in ranked}
+    """Fill ``out.plays``: the deepest evaluations first, each group by equity (unrated plays last).
+    The move texts and the values dicts are left to be made when read (:class:`_Later`)."""
+    eqs: dict[int, float | None] = {}
+    wins: dict[int, float | None] = {}
+    for i, r in ranked.items():
+        if "equity" in r:  # a rollout's
+            eqs[i], wins[i] = float(r["equity"]), float(r["win"])
+        elif "row" in r:
+            row = r["row"]
+            eqs[i], wins[i] = (r["eq"] if "eq" in r else equity_of(row)), float(row[0])
+        else:
+            eqs[i] = wins[i] = None
     order = sorted(ranked, key=lambda i: rank_key(ranked[i], i, eqs[i]))
     best = order[0]
+    top = ranked[best]
+    best_rows = top.get("rows", {})
+    append = out.plays.append
+    make = RankedPlay._quick
     for rank, i in enumerate(order, 1):
         r = ranked[i]
-        w, e = wins[i], eqs[i]
+        w, e, how = wins[i], eqs[i], r["how"]
         # the loss is measured against the best play valued the same way (the best play went
         # through every ply the others reached)
-        same = ranked[best].get("rows", {}).get(r["how"])
+        same = best_rows.get(how) if how != top["how"] else None
         best_eq: float | None
         best_win: float | None
-        if same is not None and r["how"] != ranked[best]["how"]:
+        if same is not None:
             best_eq, best_win = equity_of(same), float(same[0])
         else:
             best_eq, best_win = eqs[best], wins[best]
-        rp = RankedPlay(rank, plays[i], str(plays[i]), w, r.get("stderr"),
-                        None if w is None or best_win is None else best_win - w, e,
-                        None if e is None or best_eq is None else max(0.0, best_eq - e), r["how"],
-                        _values_dict(outputs, r["row"]) if "row" in r and r["how"] != "rollout" and outputs else {},
-                        r.get("equity_stderr"), r.get("loss_stderr"))
+        rp = make(rank, plays[i], w, r.get("stderr"), None if w is None or best_win is None else best_win - w, e,
+                  None if e is None or best_eq is None else max(0.0, best_eq - e), how,
+                  r.get("equity_stderr"), r.get("loss_stderr"),
+                  (outputs, r["row"]) if outputs and how != "rollout" and "row" in r else None)
         if rp.loss_stderr is not None and i != best and rp.loss is not None:
             rp.close = rp.loss < 2 * rp.loss_stderr
-        out.plays.append(rp)
+        append(rp)
 
 
 def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: list[Play], ranked: dict[int, dict[str, Any]],

@@ -145,7 +145,8 @@ class Options:
         put = object.__setattr__  # frozen: the checked values replace the given ones once, here
         if self.ply is not None:
             put(self, "ply", check_ply(self.ply))
-        put(self, "filters", _filters(self.filters))
+        if self.filters is not FILTERS:  # the default is known good
+            put(self, "filters", _filters(self.filters))
         self._check_evaluator(self.evaluator)
         if self.games is not None:
             put(self, "games", _whole(self.games, "games", 1))
