@@ -51,8 +51,7 @@ from .options import Options, as_options
 from .search import Evaluator, equity_of, evaluator_for
 from .table import Table
 
-__all__ = ["analyse", "Analysis", "DecisionAnalysis", "RollAnalysis", "PlayerSummary", "mark", "THRESHOLDS",
-           "Options"]
+__all__ = ["analyse", "Analysis", "DecisionAnalysis", "RollAnalysis", "PlayerSummary", "mark", "THRESHOLDS"]
 
 #: GNU Backgammon's marks and their equity thresholds (``arSkillLevel``), worst first.
 THRESHOLDS: tuple[tuple[float, str], ...] = ((0.16, "very bad"), (0.08, "bad"), (0.04, "doubtful"))

@@ -38,7 +38,7 @@ from .hints import doubles_hint, hint, opening_hint
 from .options import Options, as_options
 from .search import evaluator_for
 
-__all__ = ["judge", "Verdict", "Options"]
+__all__ = ["judge", "Verdict"]
 
 #: Below this equity loss (and winning chance) a choice counts as one of the best.
 TIE = 1e-9
