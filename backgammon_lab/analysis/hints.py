@@ -3,11 +3,12 @@
 * :func:`hint` -- for a position and dice, every legal play with the mover's winning chance and
   cubeless equity after it, best first, and the loss of each against the best. **Exact** in
   Mini-Gam when the solved table is at hand (:mod:`backgammon_lab.analysis.solve`); otherwise the
-  variant's net (:mod:`backgammon_lab.analysis.nets`) at ``ply`` 0 (the default), 1 or 2, and
-  optionally a rollout of the best candidates with the net's bot and variance reduction
-  (``rollout=N``). :meth:`Hint.error` gives the winning chance any play gives up,
+  variant's net (:mod:`backgammon_lab.analysis.nets`) looking ``ply`` 0, 1 or 2 rolls ahead (by
+  default 2, in Mexican 1), and optionally a rollout of the best candidates with the net's bot and
+  variance reduction (``games=N``); all of it said by one
+  :class:`~backgammon_lab.analysis.options.Options`. :meth:`Hint.error` gives the winning chance any play gives up,
   :meth:`Hint.loss` its equity loss, :meth:`Hint.arrows` the steps to draw with
-  ``backgammon_lab.svg.board(position, arrows=...)``.
+  ``backgammon_lab.svg.board(position, arrows=...)`` (a hint hands data; the pictures draw it).
 * :func:`opening_hint` -- Mexican M2: keep the opening dice or roll both again.
 * :func:`doubles_hint` -- Mexican M8: which doubles to name after a Mexican, all six ranked.
 
@@ -18,8 +19,8 @@ Plies (the net's look-ahead)
     a change of player (Mexican chains keep the player's point of view). The search is the one of
     :mod:`backgammon_lab.analysis.search` (:class:`~backgammon_lab.analysis.search.Evaluator`,
     computed in the compiled kernel); deeper plies are spent only on the plays that pass GNU
-    Backgammon's "normal" move filter (:data:`~backgammon_lab.analysis.search.FILTERS`,
-    ``filters=``): 1-ply for the best 8 plays of 0-ply within 0.16 equity of the best, 2-ply for
+    Backgammon's "normal" move filter (:data:`~backgammon_lab.analysis.options.FILTERS`, the
+    options' ``filters``): 1-ply for the best 8 plays of 0-ply within 0.16 equity of the best, 2-ply for
     the best 2 of those within 0.04 at 1-ply. The others keep the value of the deepest ply they
     reached, shown in the table.
 
