@@ -16,7 +16,7 @@ Rows:
 
 ``--nets`` (issue 10) measures instead, with the shipped standard net (or, while none is shipped,
 a fresh net of the trainer's default size, 80 hidden units, which costs the same to evaluate):
-  * ``hint latency``: ``hint(position, dice, ply=k)`` on ``--positions`` standard positions before a
+  * ``hint latency``: ``hint(position, dice, Options(ply=k))`` on ``--positions`` standard positions before a
     roll, with a roll each, from seeded games of the heuristic bot (median, p90, max; 2-ply on the
     first ``--ply2`` of them only);
   * ``rollout games/s``: full games from the start, the net's bot against the heuristic bot
@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from backgammon_lab import Position, find_variant  # noqa: E402
 from backgammon_lab.analysis.bots import HeuristicBot, PerfectMiniGamBot, RandomBot  # noqa: E402
+from backgammon_lab.analysis.options import Options  # noqa: E402
 from backgammon_lab.analysis.rollout import rollout  # noqa: E402
 from backgammon_lab.analysis.solve import MiniGamTable, default_table_path  # noqa: E402
 
@@ -108,7 +109,7 @@ def bench_rollouts(games: int) -> list[dict[str, Any]]:
         row: dict[str, Any] = {"variant": v, "bot": name, "games": n}
         for workers in (1, 2):
             t0 = time.perf_counter()
-            rollout(Position.start(find_variant(v)), bot, games=n, seed=1, workers=workers, progress=False)
+            rollout(Position.start(find_variant(v)), Options(games=n, seed=1, workers=workers, bot=bot))
             row[f"games_per_s_{workers}"] = n / (time.perf_counter() - t0)
         rows.append(row)
     return rows
@@ -168,13 +169,13 @@ def bench_hints(positions: int, ply2: int) -> dict[str, Any]:
 
     net, how = _net("standard")
     sample = sample_positions(positions)
-    hint(*sample[0], net=net)  # warm up
+    hint(*sample[0], Options(ply=0, evaluator=net))  # warm up
     out: dict[str, Any] = {"net": how}
     for ply, subset in ((0, sample), (1, sample), (2, sample[:ply2])):
         times = []
         for pos, roll in subset:
             t0 = time.perf_counter()
-            hint(pos, roll, net=net, ply=ply)
+            hint(pos, roll, Options(ply=ply, evaluator=net))
             times.append(time.perf_counter() - t0)
         out[f"ply{ply}"] = _stats(times)
     return out
@@ -186,10 +187,10 @@ def bench_net_rollouts(games: int) -> dict[str, Any]:
     net, how = _net("standard")
     start = Position.start("standard")
     out: dict[str, Any] = {"net": how}
-    for name, bot, kw in (("net bot", NetBot(net), {}), ("heuristic bot", HeuristicBot(), {}),
-                          ("net bot, truncated at 10 turns", NetBot(net), {"truncate": 10, "stratify": True})):
+    for name, bot, cut in (("net bot", NetBot(net), None), ("heuristic bot", HeuristicBot(), None),
+                           ("net bot, truncated at 10 turns", NetBot(net), 10)):
         t0 = time.perf_counter()
-        rollout(start, bot, games=games, seed=1, progress=False, **kw)
+        rollout(start, Options(games=games, seed=1, bot=bot, truncate=cut), stratify=cut is not None)
         out[name] = games / (time.perf_counter() - t0)
     from backgammon_lab.engine import MakePlay, dice_state
 
@@ -201,9 +202,8 @@ def bench_net_rollouts(games: int) -> dict[str, Any]:
 
             after = advance(st, MakePlay(p))[0]
     assert after is not None
-    plain = rollout(after, NetBot(net), games=games, seed=2, progress=False, player="white")
-    reduced = rollout(after, NetBot(net), games=games, seed=2, progress=False, player="white", stratify=True,
-                      truncate=10)
+    plain = rollout(after, Options(games=games, seed=2, bot=NetBot(net)), player="white")
+    reduced = rollout(after, Options(games=games, seed=2, bot=NetBot(net), truncate=10), player="white", stratify=True)
     out["error"] = {"games": games, "plain_win": plain.win, "plain_stderr": plain.stderr,
                     "reduced_win": reduced.win, "reduced_stderr": reduced.stderr,
                     "plain_points_stderr": plain.points_stderr, "reduced_points_stderr": reduced.points_stderr}
@@ -213,11 +213,11 @@ def bench_net_rollouts(games: int) -> dict[str, Any]:
     if mini is not None:  # a trained net: the same comparison where the values mean something
         pos = Position.from_string("minigam/w/barx6,3,1/barx5,5x2,2")
         rows = {}
-        for name, bot, kw in (("plain", NetBot(mini), {}), ("stratified", NetBot(mini), {"stratify": True}),
-                              ("stratified, truncated after 4 turns", NetBot(mini), {"stratify": True, "truncate": 4}),
-                              ("heuristic bot, plain", HeuristicBot(), {})):
+        for name, bot, strat, cut in (("plain", NetBot(mini), False, None), ("stratified", NetBot(mini), True, None),
+                                      ("stratified, truncated after 4 turns", NetBot(mini), True, 4),
+                                      ("heuristic bot, plain", HeuristicBot(), False, None)):
             t0 = time.perf_counter()
-            r = rollout(pos, bot, games=12 * games, seed=3, progress=False, **kw)
+            r = rollout(pos, Options(games=12 * games, seed=3, bot=bot, truncate=cut), stratify=strat)
             rows[name] = {"win": r.win, "stderr": r.stderr, "games_per_s": 12 * games / (time.perf_counter() - t0)}
         out["minigam"] = {"games": 12 * games, "rows": rows}
     return out

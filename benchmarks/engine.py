@@ -39,6 +39,7 @@ from backgammon_lab import Position, legal_plays
 from backgammon_lab.rules import legal_boards
 from backgammon_lab.game import Game
 from backgammon_lab.analysis.bots import RandomBot
+from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import rollout
 
 def rate(fn, unit_per_call):
@@ -54,7 +55,7 @@ for v in ("standard", "mexican", "minigam"):
     k = 20 if v != "minigam" else 200
     seeds = iter(range(10**9))
     out[f"rollout random {v} games/s"] = rate(
-        lambda: rollout(Position.start(v), RandomBot(), games=k, seed=next(seeds), progress=False), k)
+        lambda: rollout(Position.start(v), Options(games=k, seed=next(seeds), bot=RandomBot())), k)
     out[f"Game.play_random {v} games/s"] = rate(lambda: Game(v, seed=next(seeds)).play_random(), 1)
 
 # the same 2,000 reachable standard positions with rolls for both trees (made by the caller)

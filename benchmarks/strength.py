@@ -28,9 +28,11 @@
 ``speed``
     Net evaluations per second (batches of one roll's candidates, and one position at a time) vs
     gnubg 0-ply; the public calls' CPU time (``--hints-only``: these rows alone): ``hint()``
-    standard at ply 0, 1 and 2 on ``--hint-positions`` decisions from gnubg self-play (2-ply on the
-    first ``--ply2``), Mexican ``opening_hint()`` on the 15 opening rolls and ``hint()`` of a Mexican
-    1-2 (the naming looked up) at 0-ply; training games per second on one core and on two.
+    standard at ply 0, 1 and 2 (2 is the default) on ``--hint-positions`` decisions from gnubg
+    self-play (2-ply on the first ``--ply2``), Mexican ``opening_hint()`` on the 15 opening rolls and
+    ``hint()`` of a Mexican 1-2 (the naming looked up) at 0-ply and at Mexican's default 1-ply;
+    training games per second on one core and on two. The kernels and the bear-off databases are
+    loaded before the timing.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from backgammon_lab import Position, find_variant  # noqa: E402
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
+from backgammon_lab.analysis.options import Options  # noqa: E402
 from backgammon_lab.analysis.rollout import play_out, sample_positions  # noqa: E402
 from backgammon_lab.engine import ALL_ROLLS, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
@@ -303,8 +306,8 @@ def cmd_minigam(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant(args.variant)
     net = _net(args.net, v)
-    return match(v, NetBot(net, lookahead=not args.no_lookahead, ply=args.ply), _opponent(args.opponent, v), args.games,
-                 args.workers)
+    return match(v, NetBot(net, Options(ply=args.ply), lookahead=not args.no_lookahead), _opponent(args.opponent, v),
+                 args.games, args.workers)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,7 +347,7 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     if args.ply:
         rows[f"net {args.ply}-ply"] = []
     heur = HeuristicBot()
-    deep = NetBot(net, ply=args.ply) if args.ply else None
+    deep = NetBot(net, Options(ply=args.ply)) if args.ply else None
     t_net: list[float] = []
     t_deep: list[float] = []
     for pos, dice in decisions:
@@ -420,26 +423,38 @@ def _cpu_ms(call: Any, items: list[Any]) -> dict[str, float]:
 
 
 def hint_latency(positions: int, ply2: int) -> dict[str, Any]:
-    """The public calls timed (CPU): ``hint()`` standard at ply 0, 1, 2 over ``positions`` decisions
-    from gnubg 0-ply self-play (2-ply over the first ``ply2``); Mexican ``opening_hint`` (keep or
-    re-roll, the 15 opening rolls) and ``hint()`` of a Mexican 1-2 with the naming looked up, 0-ply,
-    with the shipped nets."""
+    """The public calls timed (CPU): ``hint()`` standard at ply 0, 1, 2 (the default) over
+    ``positions`` decisions from gnubg 0-ply self-play (2-ply over the first ``ply2``); Mexican
+    ``opening_hint`` (keep or re-roll, the 15 opening rolls) and ``hint()`` of a Mexican 1-2 with the
+    naming looked up, at 0-ply and at Mexican's default ply, with the shipped nets. The kernels and
+    the bear-off databases load (or are built) before the timing."""
+    from backgammon_lab.analysis.bearoff import get_database
     from backgammon_lab.analysis.hints import hint, opening_hint
 
     out: dict[str, Any] = {}
     std = shipped_net("standard") or Net.create("standard")
-    decisions = gnubg_positions(positions, 0)
-    hint(*decisions[0], net=std)  # the kernels load (or compile) outside the timing
-    for ply, subset in ((0, decisions), (1, decisions), (2, decisions[:ply2])):
-        out[f"hint() standard {ply}-ply (ms CPU)"] = _cpu_ms(lambda d, k=ply: hint(d[0], d[1], net=std, ply=k), subset)
     mex = shipped_net("mexican") or Net.create("mexican")
+    decisions = gnubg_positions(positions, 0)
+    for v in ("standard", "mexican"):
+        get_database(v)
+    # the call a user makes: the shipped net, chosen by default (a net given in the options is
+    # read afresh by every call, about 0.1 ms more)
+    given = None if std is shipped_net("standard") else std
+    hint(*decisions[0], Options(evaluator=given))
+    for ply, subset in ((0, decisions), (1, decisions), (2, decisions[:ply2])):
+        opts = Options(ply=ply, evaluator=given)  # made once, as a caller keeps its options
+        out[f"hint() standard {ply}-ply (ms CPU)"] = _cpu_ms(lambda d, o=opts: hint(d[0], d[1], o), subset)
     start = Position.start("mexican").with_turn(WHITE)
     openings = [(a, b) for a in range(2, 7) for b in range(1, a)]
-    opening_hint(start, openings[0], net=mex)
-    out["opening_hint() Mexican keep/re-roll, 0-ply (ms CPU)"] = _cpu_ms(
-        lambda d: opening_hint(start, d, net=mex), openings)
     mexicans = [p for p in _sample_positions(find_variant("mexican"), 200, seed=3) if not p.is_over][:40]
-    out["hint() Mexican 1-2 with the naming, 0-ply (ms CPU)"] = _cpu_ms(lambda p: hint(p, (2, 1), net=mex), mexicans)
+    default = Options().ply_for(find_variant("mexican"))
+    for ply in sorted({0, default}):
+        opts = Options(ply=ply, evaluator=None if mex is shipped_net("mexican") else mex)
+        opening_hint(start, openings[0], opts)
+        out[f"opening_hint() Mexican keep/re-roll, {ply}-ply (ms CPU)"] = _cpu_ms(
+            lambda d, o=opts: opening_hint(start, d, o), openings)
+        out[f"hint() Mexican 1-2 with the naming, {ply}-ply (ms CPU)"] = _cpu_ms(
+            lambda p, o=opts: hint(p, (2, 1), o), mexicans)
     return out
 
 

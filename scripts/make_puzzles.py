@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backgammon_lab.analysis.hints import doubles_hint, hint, opening_hint  # noqa: E402
+from backgammon_lab.analysis.hints import Options, doubles_hint, hint, opening_hint  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.rollout import sample_positions  # noqa: E402
 from backgammon_lab.analysis.solve import cache_dir, get_table  # noqa: E402
@@ -159,7 +159,7 @@ def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None
                 "proof": {"method": "exact", "how": "exact, from the solved Mini-Gam table",
                           "values": {r.text: r.win for r in [best, *others]}, "margin": best.win - second.win}}
     deepest = DEEPEST[variant]
-    hints = {ply: hint(pos, roll, ply=ply) for ply in range(deepest + 1)}
+    hints = {ply: hint(pos, roll, Options(ply=ply)) for ply in range(deepest + 1)}
     if len(hints[0].plays) < 3:
         return None
     h0 = hints[0]
@@ -172,7 +172,7 @@ def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None
     second = hd.plays[1]
     if second.error is None or second.error < MARGIN:
         return None
-    r = hint(pos, roll, ply=0, rollout=GAMES, candidates=2, truncate=TRUNCATE, seed=1)
+    r = hint(pos, roll, Options(ply=0, games=GAMES, filters=((2, 0.16),), truncate=TRUNCATE, seed=1))
     rb, rs = r.plays[0], r.plays[1]
     if rb.text != best or rs.how != "rollout" or rs.loss is None or rs.loss_stderr is None:
         return None
@@ -272,7 +272,7 @@ def run_mexican_decisions(store: Store, per_theme: int) -> None:
             for lo in range(1, hi):
                 if (hi, lo) == (2, 1):
                     continue  # a Mexican: played as a Mexican, nothing to keep
-                h = opening_hint(start, f"{hi}-{lo}", ply=1)
+                h = opening_hint(start, f"{hi}-{lo}", Options(ply=1))
                 vals = {d.option: d.win for d in h.options}
                 rows.append((abs(vals["keep"] - vals["reroll"]), f"{hi}-{lo}", h, vals))
         rows.sort(key=lambda r: (-r[0], r[1]))
@@ -301,7 +301,7 @@ def run_mexican_decisions(store: Store, per_theme: int) -> None:
         s2 = advance(s, bot.choose(s))[0]
         if s2.phase is not Phase.NAME:
             continue
-        h = doubles_hint(s2, ply=1)
+        h = doubles_hint(s2, Options(ply=1))
         opts = h.options
         if opts[1].error < MARGIN:
             continue

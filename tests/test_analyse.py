@@ -14,7 +14,7 @@ from backgammon_lab import find_variant
 from backgammon_lab.analysis import nets
 from backgammon_lab.analysis.analyse import THRESHOLDS, analyse, chart_svg, mark
 from backgammon_lab.analysis.bots import HeuristicBot, PerfectMiniGamBot, RandomBot
-from backgammon_lab.analysis.hints import Evaluator, hint
+from backgammon_lab.analysis.hints import Evaluator, Options, hint
 from backgammon_lab.analysis.nets import Net
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.cli import main
@@ -32,7 +32,7 @@ def mex_net() -> Net:
 
 @pytest.fixture(scope="module")
 def mexican(mex_net):
-    return analyse(RECORD.read_text(encoding="utf-8"), net=mex_net)
+    return analyse(RECORD.read_text(encoding="utf-8"), Options(ply=0, evaluator=mex_net))
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,7 @@ def test_a_stored_mexican_record(mexican, mex_net) -> None:
         assert game.entries[d.number - 1].state.player == d.player
         if d.kind == "play":
             st = game.entries[d.number - 1].state
-            h = hint(st.position, st.roll, named=st.named, net=mex_net)
+            h = hint(st.position, st.roll, Options(ply=0, evaluator=mex_net), named=st.named)
             assert d.best == h.best.text and d.loss == pytest.approx(h.loss(d.choice))
             assert d.forced == (len(h.plays) == 1)
     for p, s in a.players.items():
@@ -73,7 +73,7 @@ def test_a_stored_mexican_record(mexican, mex_net) -> None:
     assert len(a.rolls) == rolls
     # the same record as a dict, spread over an executor: the same analysis
     with ThreadPoolExecutor(2) as pool:
-        assert analyse(record, net=mex_net, executor=pool, chunk=7).to_json() == a.to_json()
+        assert analyse(record, Options(ply=0, evaluator=mex_net, executor=pool), chunk=7).to_json() == a.to_json()
 
 
 def test_luck_averages_to_zero_over_the_21_rolls(mex_net) -> None:
@@ -118,7 +118,7 @@ def test_exact_minigam_marks_a_random_players_mistakes(table3) -> None:
                 g.roll()
                 continue
             g.apply(bots[g.current_player].choose(g))
-        a = analyse(g, table=table3)
+        a = analyse(g, Options(evaluator=table3))
         assert a.method == "exact" and a.ply == 0
         black = [d for d in a.decisions if d.player == "black"]
         assert all(d.loss == pytest.approx(0, abs=1e-12) for d in black) and a.players["black"].error_rate == 0
@@ -142,8 +142,12 @@ def test_standard_game_with_a_net_and_forced_plays() -> None:
             g.roll()
         else:
             g.apply(bot.choose(g))
-    a = analyse(g.to_json(), net=net, ply=1)
+    a = analyse(g.to_json(), Options(ply=1, evaluator=net))
     assert a.ply == 1 and a.gammons and a.result is None
+    deep = analyse(g.to_json(), Options(evaluator=net))  # the default: 2-ply
+    assert deep.ply == 2 and "net, 2-ply" in str(deep) and len(deep.decisions) == len(a.decisions)
+    with ThreadPoolExecutor(2) as pool:  # spread, the same numbers
+        assert analyse(g.to_json(), Options(ply=1, evaluator=net, executor=pool), chunk=5).to_json() == a.to_json()
     assert all(d.kind == "play" for d in a.decisions)
     forced = [d for d in a.decisions if d.forced]
     assert all(d.mark == "" for d in forced)
@@ -157,19 +161,24 @@ def test_bad_input_is_refused_quoting_it() -> None:
         analyse(42)  # type: ignore[arg-type]
     with pytest.raises(AnalysisError, match="24/1"):
         analyse({"variant": "standard", "actions": [{"opening": [3, 1]}, {"play": "24/1"}]})
-    with pytest.raises(AnalysisError, match="ply"):
-        analyse(RECORD.read_text(encoding="utf-8"), ply=5)
+    with pytest.raises(AnalysisError, match="ply: 5 is too large"):
+        analyse(RECORD.read_text(encoding="utf-8"), Options(ply=5))
+    with pytest.raises(AnalysisError, match="does not roll out.*not 10"):
+        analyse(RECORD.read_text(encoding="utf-8"), Options(games=10))
+    with pytest.raises(AnalysisError, match="options: expected an Options"):
+        analyse(RECORD.read_text(encoding="utf-8"), 1)  # type: ignore[arg-type]
 
 
 def test_cli_analyse(tmp_path, capsys, monkeypatch, mex_net) -> None:
     monkeypatch.setattr(nets, "shipped_net", lambda v: mex_net if find_variant(v) == mex_net.variant else None)
-    assert main(["analyse", str(RECORD), "--json"]) == 0
+    assert main(["analyse", str(RECORD), "--json", "--ply", "0"]) == 0
     js = json.loads(capsys.readouterr().out)
-    assert js["variant"] == "mexican" and len(js["decisions"]) > 20
+    assert js["variant"] == "mexican" and len(js["decisions"]) > 20 and js["ply"] == 0
     out_svg = tmp_path / "chart.svg"
     assert main(["analyse", str(RECORD), "--all", "--svg", str(out_svg)]) == 0
     text = capsys.readouterr().out
     assert "error rate" in text and "Decisions" in text and out_svg.read_text().startswith("<svg")
+    assert "net, 1-ply" in text  # Mexican's default look-ahead
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2  # bad input, as for `show` (issue 21)
     assert "missing.json" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text('{"variant": "mexican", "actions": [{"roll": [9, 9]}]}')

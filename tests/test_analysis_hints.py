@@ -17,7 +17,7 @@ from search_reference import roll_value as ref_roll
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis import nets
 from backgammon_lab.analysis.bots import RandomBot
-from backgammon_lab.analysis.hints import FILTERS, Evaluator, doubles_hint, hint, opening_hint
+from backgammon_lab.analysis.hints import FILTERS, Evaluator, Options, doubles_hint, hint, opening_hint
 from backgammon_lab.analysis.nets import Net, play_board
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.solve import solve
@@ -59,7 +59,7 @@ def cache(tmp_path, monkeypatch):
 
 def test_exact_hint_ranks_by_table(table3) -> None:
     pos = Position.from_string(POS3)
-    h = hint(pos, (4, 1), table=table3)
+    h = hint(pos, (4, 1), Options(evaluator=table3))
     assert h.method == "exact"
     wins = [rp.win for rp in h.plays]
     assert wins == sorted(wins, reverse=True)
@@ -74,14 +74,14 @@ def test_exact_hint_ranks_by_table(table3) -> None:
     assert h.best.win == pytest.approx(table3.roll_value(pos, (4, 1)))
     assert h.error(str(h.plays[-1].play)) == h.plays[-1].error
     text = str(h)
-    assert text == str(hint(pos, (4, 1), table=table3)) and "exact" in text
+    assert text == str(hint(pos, (4, 1), Options(evaluator=table3))) and "exact" in text
     js = h.to_json()
     assert js["method"] == "exact" and js["plays"][0]["steps"]
 
 
 def test_net_hint_at_0_ply_is_the_net_on_every_play(std_net) -> None:
     pos = Position.from_string(MID)
-    h = hint(pos, (6, 4), net=std_net)
+    h = hint(pos, (6, 4), Options(ply=0, evaluator=std_net))
     plays = legal_plays(pos, (6, 4))
     assert h.method == "net" and h.ply == 0 and h.gammons and len(h.plays) == len(plays)
     want = std_net.values_after([play_board(p) for p in plays], opp_off(pos))  # the numpy forward pass
@@ -98,12 +98,12 @@ def test_net_hint_at_0_ply_is_the_net_on_every_play(std_net) -> None:
     assert h.arrows(2) == h.plays[1].play.steps
     t = str(h)
     assert "net, 0-ply" in t and "equity" in t and "gammon" in t
-    assert json.dumps(h.to_json()) == json.dumps(hint(pos, (6, 4), net=std_net).to_json())
+    assert json.dumps(h.to_json()) == json.dumps(hint(pos, (6, 4), Options(ply=0, evaluator=std_net)).to_json())
 
 
 def test_1_ply_is_the_average_over_21_rolls_of_the_best_reply(std_net) -> None:
     pos = Position.from_string(MID)
-    full = hint(pos, (3, 1), net=std_net, ply=1, candidates=1000)
+    full = hint(pos, (3, 1), Options(ply=1, filters=(), evaluator=std_net))
     plays = legal_plays(pos, (3, 1))
     by_text = {rp.text: rp for rp in full.plays}
     assert all(rp.how == "1-ply" for rp in full.plays)
@@ -113,8 +113,8 @@ def test_1_ply_is_the_average_over_21_rolls_of_the_best_reply(std_net) -> None:
         got = np.array([by_text[str(p)].values[k] for k in nets.OUTPUTS_5])
         assert np.abs(got - want).max() < 1e-9
     # the default move filter: at most 8 plays within 0.16 of the best at 0-ply go to 1-ply
-    filtered = hint(pos, (3, 1), net=std_net, ply=1)
-    zero = hint(pos, (3, 1), net=std_net)
+    filtered = hint(pos, (3, 1), Options(ply=1, evaluator=std_net))
+    zero = hint(pos, (3, 1), Options(ply=0, evaluator=std_net))
     deep = [rp for rp in filtered.plays if rp.how == "1-ply"]
     assert 1 <= len(deep) <= FILTERS[0][0]
     top = zero.best.equity
@@ -124,19 +124,19 @@ def test_1_ply_is_the_average_over_21_rolls_of_the_best_reply(std_net) -> None:
 
 def test_2_ply_goes_deeper_on_the_best_plays_only(std_net) -> None:
     pos = Position.start("standard")
-    h = hint(pos, (2, 1), net=std_net, ply=2)
+    h = hint(pos, (2, 1), Options(ply=2, evaluator=std_net))
     hows = [rp.how for rp in h.plays]
     assert 1 <= hows.count("2-ply") <= FILTERS[1][0] and hows.count("1-ply") >= 1
     assert hows == sorted(hows, key=lambda s: -int(s[0]))
     assert h.best.how == "2-ply" and "net, 2-ply" in str(h)
-    assert h.to_json() == hint(pos, (2, 1), net=std_net, ply=2).to_json()
+    assert h.to_json() == hint(pos, (2, 1), Options(ply=2, evaluator=std_net)).to_json()
 
 
 def test_mexican_chain_keeps_the_players_point_of_view(mex_net) -> None:
     """After all four moves of doubles the same player rolls again: 1-ply averages that player's own
     best next play over the 21 rolls, with no change of side."""
     pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
-    h = hint(pos, (3, 3), ply=1, candidates=2, evaluator=Evaluator(net=mex_net, shortlist=None))
+    h = hint(pos, (3, 3), Options(ply=1, filters=((2, 0.16),), evaluator=Evaluator(net=mex_net, shortlist=None)))
     st = dice_state(pos, (3, 3))
     checked = 0
     for rp in h.plays[:2]:
@@ -151,7 +151,7 @@ def test_mexican_chain_keeps_the_players_point_of_view(mex_net) -> None:
 
 def test_rollout_hint_uses_the_same_dice_and_says_when_plays_are_close(std_net) -> None:
     pos = Position.from_string(MID)
-    h = hint(pos, (6, 5), net=std_net, rollout=72, truncate=2, candidates=3, seed=5)
+    h = hint(pos, (6, 5), Options(ply=0, evaluator=std_net, games=72, truncate=2, filters=((3, 0.16),), seed=5))
     assert h.method == "rollout" and h.games == 72 and h.truncate == 2
     rolled = [rp for rp in h.plays if rp.how == "rollout"]
     assert len(rolled) == 3 and h.plays[:3] == rolled
@@ -163,14 +163,14 @@ def test_rollout_hint_uses_the_same_dice_and_says_when_plays_are_close(std_net) 
         assert rp.loss_stderr < (rolled[0].equity_stderr ** 2 + rp.equity_stderr ** 2) ** 0.5
     text = str(h)
     assert "rollout, 72 games a play" in text and "±" in text
-    again = hint(pos, (6, 5), net=std_net, rollout=72, truncate=2, candidates=3, seed=5)
+    again = hint(pos, (6, 5), Options(ply=0, evaluator=std_net, games=72, truncate=2, filters=((3, 0.16),), seed=5))
     assert again.to_json() == h.to_json()
 
 
 def test_rollout_with_a_bot_of_ones_own_needs_no_net(monkeypatch) -> None:
     monkeypatch.setattr(nets, "shipped_net", lambda v: None)
     pos = Position.from_string("mexican/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5")
-    h = hint(pos, (6, 5), games=2, bot=RandomBot(1), candidates=2)
+    h = hint(pos, (6, 5), Options(games=2, bot=RandomBot(1), filters=((2, 0.16),)))
     assert h.method == "rollout" and [rp.how for rp in h.plays].count("rollout") == 2
     assert h.plays[-1].how == "unrated" and h.plays[-1].win is None
     with pytest.raises(AnalysisError, match="not evaluated"):
@@ -183,45 +183,55 @@ def test_mexican_decisions_from_the_net(mex_net) -> None:
     g = Game("mexican", seed=2)
     g.roll((5, 3))
     assert g.phase == "choice"
-    o = opening_hint(g, net=mex_net)
+    o = opening_hint(g, options=Options(ply=0, evaluator=mex_net))
     assert {d.option for d in o.options} == {"keep", "reroll"} and o.method == "net"
     keep = ref_dice(mex_net, g.position, (5, 3), 0, shortlist=3)
     fresh = ref_roll(mex_net, g.position, 1, shortlist=3)  # the 21 rolls, then the best play
     assert abs(o.find("keep").win - keep[0]) < 1e-9 and abs(o.find("reroll").win - fresh[0]) < 1e-9
     assert o.best.loss == 0.0 and o.loss(o.options[1].option) >= 0.0 and o.find("keep").play
     assert "Keep the opening dice" in str(o)
-    assert opening_hint(Position.start("mexican").with_turn("white"), (5, 3), net=mex_net).to_json() == o.to_json()
+    assert opening_hint(Position.start("mexican").with_turn("white"), (5, 3), Options(ply=0, evaluator=mex_net)).to_json() == o.to_json()
     g.choose("reroll")
     g.roll((2, 1))
     g.play(g.legal_actions()[0])
     assert g.phase == "name"
-    d = doubles_hint(g, net=mex_net)
+    d = doubles_hint(g, Options(ply=0, evaluator=mex_net))
     assert sorted(x.option for x in d.options) == [1, 2, 3, 4, 5, 6]
     for x in d.options:
         assert abs(x.win - ref_dice(mex_net, g.position, (x.option, x.option), 0, named=True)[0]) < 1e-9
     eqs = [x.equity for x in d.options]
     assert eqs == sorted(eqs, reverse=True)
     assert "Which doubles to name" in str(d) and "<table" in d._repr_html_()
-    one = doubles_hint(g, net=mex_net, ply=1)
+    one = doubles_hint(g, Options(ply=1, evaluator=mex_net))
     assert one.ply == 1 and one.to_json() != d.to_json()
-    rolled = doubles_hint(g, net=mex_net, rollout=4, truncate=1)
+    rolled = doubles_hint(g, Options(ply=0, evaluator=mex_net, games=4, truncate=1))
     assert rolled.method == "rollout" and all(x.stderr is not None for x in rolled.options)
     with pytest.raises(AnalysisError, match="Mexican"):
         doubles_hint(Position.start("standard"))
     with pytest.raises(AnalysisError, match="not 'name'"):
-        doubles_hint(Game("mexican", seed=1), net=mex_net)
+        doubles_hint(Game("mexican", seed=1), Options(evaluator=mex_net))
 
 
 def test_bad_input_is_refused_quoting_it(std_net) -> None:
     pos = Position.start("standard")
-    for kwargs, text in [({"ply": 3}, "3"), ({"ply": "1"}, "'1'"), ({"rollout": -2}, "-2"),
-                         ({"candidates": 0}, "0")]:
+    for kwargs, text in [({"ply": 3}, "ply: 3 is too large: at most 2"), ({"ply": "1"}, "ply: .*'1'"),
+                         ({"games": -2}, "games: .*at least 1, not -2"), ({"games": 0}, "games: .*not 0"),
+                         ({"filters": ((0, 0.16),)}, "filters: plays: .*not 0"),
+                         ({"filters": ((2, -1.0),)}, "filters: .*not -1.0"), ({"filters": "8"}, "filters: .*'8'"),
+                         ({"evaluator": "best"}, "evaluator: .*'best'"), ({"evaluator": 3}, "evaluator: .*not 3"),
+                         ({"truncate": 0}, "truncate: .*not 0"), ({"workers": True}, "workers: .*True"),
+                         ({"seed": 1.5}, "seed: .*1.5"), ({"bot": "net"}, "bot: .*'net'"),
+                         ({"executor": 4}, "executor: .*4"), ({"progress": "yes"}, "progress: .*'yes'")]:
         with pytest.raises(AnalysisError, match=text):
-            hint(pos, (3, 1), net=std_net, **kwargs)
+            Options(**kwargs)
+    with pytest.raises(AnalysisError, match="options: expected an Options"):
+        hint(pos, (3, 1), {"ply": 0})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        hint(pos, (3, 1), ply=0)  # type: ignore[call-arg]  # the old keywords are gone
     with pytest.raises(AnalysisError, match="not a legal play"):
-        hint(pos, (3, 1), net=std_net).find("24/18")
+        hint(pos, (3, 1), Options(ply=0, evaluator=std_net)).find("24/18")
     with pytest.raises(ValueError, match="mexican"):
-        hint(pos, (3, 1), net=Net.create("mexican", hidden=4))
+        hint(pos, (3, 1), Options(evaluator=Net.create("mexican", hidden=4)))
     over = Position.from_string("minigam;checkers=2/w/offx2/bar,3")
     with pytest.raises(AnalysisError, match="over"):
         hint(over, (3, 1))
@@ -229,7 +239,7 @@ def test_bad_input_is_refused_quoting_it(std_net) -> None:
 
 def test_no_legal_move() -> None:
     pos = Position.from_string("standard/w/bar,13x6,8x3,6x5/6x2,5x2,4x2,3x2,2x2,1x2,24x2,13")
-    h = hint(pos, (6, 6), net=Net.create("standard", hidden=4))
+    h = hint(pos, (6, 6), Options(evaluator=Net.create("standard", hidden=4)))
     assert h.method == "none" and len(h.plays) == 1 and "no legal move" in str(h)
 
 
@@ -267,7 +277,7 @@ def test_cli_hint_net_plies_rollout_and_bots(cache, capsys, monkeypatch, std_net
     monkeypatch.setattr(nets, "shipped_net", lambda v: std_net if find_variant(v) == std_net.variant else None)
     assert main(["hint", START, "--dice", "6-5", "--json"]) == 0
     h = json.loads(capsys.readouterr().out)
-    assert h["method"] == "net" and h["ply"] == 0 and len(h["plays"]) == len(legal_plays(Position.from_string(START),
+    assert h["method"] == "net" and h["ply"] == 2 and len(h["plays"]) == len(legal_plays(Position.from_string(START),
                                                                                             (6, 5)))
     assert h["plays"][0]["loss"] == 0.0 and h["gammons"]
     assert main(["hint", START, "--dice", "6-5", "--ply", "1", "--top", "3"]) == 0
@@ -303,15 +313,15 @@ def test_cli_solve(tmp_path, capsys) -> None:
 
 
 def test_values_are_probabilities(std_net) -> None:
-    h = hint(Position.from_string(MID), (4, 4), net=std_net, ply=1)
+    h = hint(Position.from_string(MID), (4, 4), Options(ply=1, evaluator=std_net))
     vals = np.array([[rp.values[k] for k in nets.OUTPUTS_5] for rp in h.plays])
     assert ((vals >= 0) & (vals <= 1)).all()
 
 
 def test_rollout_hint_on_two_processes_equals_one(std_net) -> None:
     pos = Position.from_string(MID)
-    kw = {"net": std_net, "rollout": 8, "truncate": 1, "candidates": 2, "seed": 1}
-    assert hint(pos, (2, 1), workers=2, **kw).to_json() == hint(pos, (2, 1), **kw).to_json()
+    kw = {"evaluator": std_net, "ply": 0, "games": 8, "truncate": 1, "filters": ((2, 0.16),), "seed": 1}
+    assert hint(pos, (2, 1), Options(workers=2, **kw)).to_json() == hint(pos, (2, 1), Options(**kw)).to_json()
 
 
 def test_the_mexican_shortlist_looks_the_naming_up_for_the_best_few(mex_net) -> None:
@@ -376,14 +386,60 @@ def test_deeper_plies_and_mexican_naming_equal_the_numpy_reference(mex_net) -> N
 
 
 def test_one_ply_check_and_one_shortlist() -> None:
-    from backgammon_lab.analysis import search
+    from backgammon_lab.analysis import options, search
     from backgammon_lab.analysis.netbot import NetBot
 
+    assert search.check_ply is options.check_ply  # one ply check, the options' own
     for bad in (-1, 3, True, 1.5, "2"):
-        with pytest.raises(AnalysisError, match="ply is 0, 1 or 2"):
+        with pytest.raises(AnalysisError, match=f"ply: .*{bad!r}"):
             search.check_ply(bad)
+        with pytest.raises(AnalysisError, match=f"ply: .*{bad!r}"):
+            Options(ply=bad)
     net = Net.create("mexican", hidden=4, seed=1)
     assert Evaluator(net).shortlist == search.SHORTLIST == NetBot(net)._evaluator(net).shortlist
     st = dice_state(Position.start("mexican"), (6, 5))
-    with pytest.raises(AnalysisError, match="ply is 0, 1 or 2, not 3"):
+    with pytest.raises(AnalysisError, match="ply: 3 is too large: at most 2"):
         Evaluator(net).best_play(st, 3)
+
+
+# -- one options object for a search (analysis.options) -----------------------------------------
+
+
+def test_options_are_one_frozen_checked_object() -> None:
+    import dataclasses
+
+    from backgammon_lab.analysis.options import DEFAULT_PLY, VARIANT_PLY, as_options
+
+    o = Options()
+    assert repr(o) == "Options()" and as_options(None) == o and as_options(o) is o
+    assert o.ply is None and o.ply_for(find_variant("standard")) == DEFAULT_PLY == 2
+    assert o.ply_for(find_variant("mexican")) == VARIANT_PLY["mexican"] == 1
+    assert o.ply_for(find_variant("minigam", checkers=3)) == 2
+    assert Options(ply=0).ply_for(find_variant("mexican")) == 0
+    assert o.filters == FILTERS and Options(filters=[[3, 0.1]]).filters == ((3, 0.1),)
+    quick = dataclasses.replace(o, ply=0, games=36, seed=4)
+    assert repr(quick) == "Options(ply=0, games=36, seed=4)" and o.ply is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.ply = 1  # type: ignore[misc]
+    with pytest.raises(AnalysisError, match="ply: 7 is too large"):
+        dataclasses.replace(o, ply=7)  # a copy is checked like a new one
+
+
+def test_a_hints_texts_and_values_are_made_when_read_and_print_the_same(std_net) -> None:
+    """The move texts and the values dicts of a hint's plays are written only when first read: the
+    plays, their reprs, JSON and table are the same as when each is given at once."""
+    import dataclasses
+
+    from backgammon_lab.analysis.hints import _LATER, RankedPlay
+
+    pos = Position.from_string(MID)
+    h = hint(pos, (6, 4), Options(ply=1, evaluator=std_net))
+    rp = h.plays[5]
+    assert rp.__dict__["_text_value"] is _LATER and rp.__dict__["_values_value"] is _LATER  # not made yet
+    assert rp.text == str(rp.play) and rp.__dict__["_text_value"] == rp.text  # made when read, then kept
+    eager = [RankedPlay(**{f.name: getattr(p, f.name) for f in dataclasses.fields(p)}) for p in h.plays]
+    assert eager == h.plays and [repr(p) for p in eager] == [repr(p) for p in h.plays]
+    assert [p.values for p in h.plays[:3]] == [p.values for p in eager[:3]] and h.best.values["win"] == h.best.win
+    assert "LATER" not in repr(h) and "LATER" not in str(h) and "LATER" not in json.dumps(h.to_json())
+    again = hint(pos, (6, 4), Options(ply=1, evaluator=std_net))
+    assert str(again) == str(h) and again.to_json() == h.to_json()

@@ -10,6 +10,7 @@ import pytest
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, RandomBot, evaluate
+from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import RolloutError, RolloutResult, play_out, rollout, sample_positions
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state
@@ -79,20 +80,20 @@ def test_evaluate_prefers_points_over_blots() -> None:
 
 def test_rollout_repeats_for_a_seed() -> None:
     pos = Position.start("minigam")
-    a = rollout(pos, games=150, seed=7, progress=False)
-    b = rollout(pos, games=150, seed=7, progress=False)
+    a = rollout(pos, Options(games=150, seed=7))
+    b = rollout(pos, Options(games=150, seed=7))
     assert a.to_json() == b.to_json() and a.outcomes == b.outcomes
-    c = rollout(pos, games=150, seed=8, progress=False)
+    c = rollout(pos, Options(games=150, seed=8))
     assert c.to_json() != a.to_json()
-    r1 = rollout(pos, RandomBot(5), games=80, seed=1, progress=False)
-    r2 = rollout(pos, RandomBot(99), games=80, seed=1, progress=False)  # re-seeded per game
+    r1 = rollout(pos, Options(games=80, seed=1, bot=RandomBot(5)))
+    r2 = rollout(pos, Options(games=80, seed=1, bot=RandomBot(99)))  # re-seeded per game
     assert r1.to_json() == r2.to_json()
 
 
 def test_rollout_same_with_two_workers() -> None:
     pos = Position.start("standard")
-    one = rollout(pos, RandomBot(), games=24, seed=3, workers=1, progress=False, chunk=6)
-    two = rollout(pos, RandomBot(), games=24, seed=3, workers=2, progress=False, chunk=6)
+    one = rollout(pos, Options(games=24, seed=3, workers=1, bot=RandomBot()), chunk=6)
+    two = rollout(pos, Options(games=24, seed=3, workers=2, bot=RandomBot()), chunk=6)
     assert one.to_json() == two.to_json()
 
 
@@ -103,7 +104,7 @@ def test_error_bars_shrink_and_cover_the_exact_value(table3) -> None:
     pos = Position.start(v)
     bot = PerfectMiniGamBot(table3)
     exact = table3.value(pos)
-    results = [rollout(pos, bot, games=n, seed=11, progress=False) for n in (100, 400, 1600)]
+    results = [rollout(pos, Options(games=n, seed=11, bot=bot)) for n in (100, 400, 1600)]
     errs = [r.stderr for r in results]
     assert errs[0] > errs[1] > errs[2]
     assert errs[2] == pytest.approx(errs[0] / 4, rel=0.25)
@@ -116,34 +117,36 @@ def test_error_bars_shrink_and_cover_the_exact_value(table3) -> None:
 def test_heuristic_beats_random() -> None:
     for variant in ("standard", "minigam"):
         pos = Position.start(variant)
-        r = rollout(pos, HeuristicBot(), opponent=RandomBot(), games=40 if variant == "standard" else 200,
-                    seed=2, progress=False)
+        r = rollout(pos, Options(games=40 if variant == "standard" else 200, seed=2, bot=HeuristicBot()), opponent=RandomBot())
         assert r.win > 0.7, (variant, r.win)
 
 
 def test_perfect_beats_heuristic(table3) -> None:
     pos = Position.start(table3.variant)
     perfect = PerfectMiniGamBot(table3)
-    as_first = rollout(pos, perfect, opponent=HeuristicBot(), games=600, seed=4, progress=False)
-    as_second = rollout(pos, HeuristicBot(), opponent=perfect, games=600, seed=4, progress=False)
+    as_first = rollout(pos, Options(games=600, seed=4, bot=perfect), opponent=HeuristicBot())
+    as_second = rollout(pos, Options(games=600, seed=4, bot=HeuristicBot()), opponent=perfect)
     assert as_first.win + (1 - as_second.win) > 1.0
 
 
 def test_rollout_inputs_and_output(capsys) -> None:
     g = Game("mexican", seed=5)
-    r = rollout(g, RandomBot(), games=4, seed=0, progress=True)  # at the opening: for White
+    r = rollout(g, Options(games=4, seed=0, progress=True, bot=RandomBot()))  # at the opening: for White
     assert isinstance(r, RolloutResult) and r.player == "white" and r.games == 4
     g.roll((6, 2))
     g.choose("keep")
-    r2 = rollout(g, RandomBot(), games=4, seed=0, progress=False)
+    r2 = rollout(g, Options(games=4, seed=0, bot=RandomBot()))
     assert r2.player == g.current_player
     assert "winning chance" in str(r2) and "<table" in r2._repr_html_()
-    std = rollout(Position.start("standard"), RandomBot(), games=30, seed=1, progress=False)
+    std = rollout(Position.start("standard"), Options(games=30, seed=1, bot=RandomBot()))
     assert set(std.outcomes) <= {-3, -2, -1, 1, 2, 3}
     with pytest.raises(ValueError):
-        rollout(Position.start("minigam"), games=0)
+        rollout(Position.start("minigam"), Options(games=0))
     with pytest.raises(ValueError, match="Position, a Game or a TurnState"):
         rollout("minigam")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="options: expected an Options"):
+        rollout(Position.start("minigam"), RandomBot())  # type: ignore[arg-type]  # the bot is an option now
+    assert rollout(Position.start("minigam"), Options(seed=2)).games == 1000  # the default count
 
 
 # -- variance reduction -------------------------------------------------------------------------
@@ -179,8 +182,8 @@ def test_reduced_rollout_has_a_smaller_error_than_a_plain_one(table3) -> None:
     exact = table3.value(pos)
     plain, reduced = [], []
     for seed in range(4):
-        p = rollout(pos, bot, games=216, seed=seed, progress=False)
-        r = rollout(pos, bot, games=216, seed=seed, progress=False, stratify=True, truncate=1, evaluator=table3)
+        p = rollout(pos, Options(games=216, seed=seed, bot=bot))
+        r = rollout(pos, Options(games=216, seed=seed, truncate=1, evaluator=table3, bot=bot), stratify=True)
         assert not p.reduced and r.reduced and r.stratified and r.truncate == 1
         assert r.stderr < p.stderr and r.plain_stderr == pytest.approx(math.sqrt(r.win * (1 - r.win) / 216))
         assert abs(p.win - exact) < 4 * p.stderr and abs(r.win - exact) < 4 * r.stderr + 1e-9
@@ -197,15 +200,14 @@ def test_truncated_rollout_with_a_net() -> None:
 
     net = Net.create("standard", hidden=8, seed=2)
     pos = Position.start("standard")
-    r = rollout(pos, NetBot(net), games=40, seed=1, progress=False, stratify=True, truncate=2)
+    r = rollout(pos, Options(games=40, seed=1, truncate=2, bot=NetBot(net)), stratify=True)
     assert r.truncated == 40 and r.wins == 0 and r.outcomes == {} and 0 < r.win < 1
     assert len(r.samples) == 40 and all(0 < w < 1 for w, _ in r.samples)
-    assert r.to_json() == rollout(pos, NetBot(net), games=40, seed=1, progress=False, stratify=True,
-                                  truncate=2, workers=2, chunk=10).to_json()
-    with pytest.raises(ValueError, match="truncate is a whole number of turns, at least 1, or None, not 0"):
-        rollout(pos, NetBot(net), games=4, truncate=0, progress=False)
+    assert r.to_json() == rollout(pos, Options(games=40, seed=1, truncate=2, workers=2, bot=NetBot(net)), stratify=True, chunk=10).to_json()
+    with pytest.raises(ValueError, match="truncate: expected a whole number of at least 1, not 0"):
+        rollout(pos, Options(games=4, truncate=0, bot=NetBot(net)))
     with pytest.raises(ValueError, match="chunk"):
-        rollout(pos, games=4, chunk=0, progress=False)
+        rollout(pos, Options(games=4), chunk=0)
 
 
 def test_sample_positions_are_seeded_positions_before_a_roll() -> None:

@@ -436,10 +436,10 @@ def test_netbot_mexican_play_looks_the_naming_up_for_the_best_candidates() -> No
 
 
 def test_netbot_at_one_ply_plays_the_one_ply_hint() -> None:
-    from backgammon_lab.analysis.hints import hint
+    from backgammon_lab.analysis.hints import Options, hint
 
     net = Net.create("standard", hidden=10, seed=7)
-    bot, flat = NetBot(net, ply=1), NetBot(net)
+    bot, flat = NetBot(net, Options(ply=1)), NetBot(net)
     differ = 0
     for p in _positions("standard", 12, seed=8):
         s = _state_with_roll(p, (5, 2))
@@ -447,26 +447,33 @@ def test_netbot_at_one_ply_plays_the_one_ply_hint() -> None:
             continue
         plays = s.plays  # type: ignore[attr-defined]
         chosen = bot.choose_play(s, plays)  # type: ignore[arg-type]
-        assert play_board(chosen) == play_board(hint(p, (5, 2), ply=1, net=net).best.play)
+        assert play_board(chosen) == play_board(hint(p, (5, 2), Options(ply=1, evaluator=net)).best.play)
         differ += chosen is not flat.choose_play(s, plays)  # type: ignore[arg-type]
-    assert "ply=1" in repr(bot)
+    assert repr(bot).endswith(", Options(ply=1))") and "Options" not in repr(flat)
     assert differ > 0  # looking ahead changes some choices of this untrained net
 
 
 def test_netbot_at_one_ply_makes_the_mexican_decisions_of_the_hints() -> None:
-    from backgammon_lab.analysis.hints import doubles_hint, opening_hint
+    from backgammon_lab.analysis.hints import Options, doubles_hint, opening_hint
 
     net = Net.create("mexican", hidden=10, seed=9)
-    bot = NetBot(net, ply=1)
+    bot = NetBot(net, Options(ply=1))
     s = advance(start_state("mexican"), OpeningRoll(6, 2))[0]
-    assert bot.keep_or_reroll(s) == opening_hint(s, ply=1, net=net).best.option
+    assert bot.keep_or_reroll(s) == opening_hint(s, options=Options(ply=1, evaluator=net)).best.option
     s = advance(advance(start_state("mexican"), OpeningRoll(2, 1))[0], Choice.KEEP)[0]
     s = advance(s, bot.choose(s))[0]
     assert s.phase is Phase.NAME
-    assert bot.name_doubles(s) == doubles_hint(s, ply=1, net=net).best.option
+    assert bot.name_doubles(s) == doubles_hint(s, Options(ply=1, evaluator=net)).best.option
 
 
-@pytest.mark.parametrize("ply", [-1, 3, True, 1.0, "1"])
-def test_netbot_refuses_a_bad_ply(ply: object) -> None:
-    with pytest.raises(AnalysisError, match="ply is 0, 1 or 2"):
-        NetBot(ply=ply)  # type: ignore[arg-type]
+def test_netbot_takes_the_options_of_a_search() -> None:
+    from backgammon_lab.analysis.options import Options
+
+    net = Net.create("standard", hidden=4, seed=1)
+    assert NetBot(net).options == Options(ply=0)  # a bot plays at 0-ply unless told
+    with pytest.raises(AnalysisError, match="options: expected an Options .*not 1"):
+        NetBot(net, 1)  # type: ignore[arg-type]
+    with pytest.raises(AnalysisError, match="plays by its net"):
+        NetBot(net, Options(evaluator=net))
+    with pytest.raises(TypeError):
+        NetBot(net, ply=1)  # type: ignore[call-arg]  # the ply is an option

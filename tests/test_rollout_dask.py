@@ -4,6 +4,8 @@ each), so the jobs really travel pickled to other processes; starting them takes
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from backgammon_lab import Position
@@ -11,6 +13,7 @@ from backgammon_lab.analysis.analyse import analyse
 from backgammon_lab.analysis.bots import HeuristicBot
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net
+from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import rollout
 from backgammon_lab.game import Game
 
@@ -28,17 +31,17 @@ def client():
 
 def test_rollout_on_dask_equals_one_process(client) -> None:
     pos = Position.start("mexican")
-    one = rollout(pos, HeuristicBot(), games=24, seed=3, progress=False, chunk=5)
-    dask = rollout(pos, HeuristicBot(), games=24, seed=3, progress=False, chunk=5, executor=client.get_executor())
+    one = rollout(pos, Options(games=24, seed=3, bot=HeuristicBot()), chunk=5)
+    dask = rollout(pos, Options(games=24, seed=3, executor=client.get_executor(), bot=HeuristicBot()), chunk=5)
     assert dask.to_json() == one.to_json() and dask.outcomes == one.outcomes
 
 
 def test_reduced_rollout_with_a_net_on_dask(client) -> None:
     net = Net.create("standard", hidden=8, seed=1)
     pos = Position.start("standard")
-    kw = {"games": 36, "seed": 2, "progress": False, "stratify": True, "truncate": 3, "chunk": 9}
-    one = rollout(pos, NetBot(net), **kw)  # type: ignore[arg-type]
-    dask = rollout(pos, NetBot(net), executor=client.get_executor(), **kw)  # type: ignore[arg-type]
+    opts = Options(games=36, seed=2, truncate=3, bot=NetBot(net))
+    one = rollout(pos, opts, stratify=True, chunk=9)
+    dask = rollout(pos, replace(opts, executor=client.get_executor()), stratify=True, chunk=9)
     assert dask.to_json() == one.to_json() and dask.samples == one.samples
 
 
@@ -50,5 +53,5 @@ def test_game_analysis_on_dask(client) -> None:
             g.roll()
         else:
             g.apply(HeuristicBot().choose(g))
-    one = analyse(g, net=net, exact=False)
-    assert analyse(g, net=net, exact=False, executor=client.get_executor(), chunk=5).to_json() == one.to_json()
+    one = analyse(g, Options(evaluator=net))
+    assert analyse(g, Options(evaluator=net, executor=client.get_executor()), chunk=5).to_json() == one.to_json()

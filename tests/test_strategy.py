@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from backgammon_lab.analysis.hints import doubles_hint, hint, opening_hint
+from backgammon_lab.analysis.hints import Options, doubles_hint, hint, opening_hint
 from backgammon_lab.analysis.odds import hit_probability
 from backgammon_lab.analysis.solve import get_table
 from backgammon_lab.analysis.strategy import (
@@ -153,12 +153,12 @@ def test_mexican_decisions_have_both_answers_and_the_engines_values() -> None:
     keeps = [p for p in PUZZLES if p.kind == "keep"]
     assert len(keeps) >= 5 and {p.answer for p in keeps} == {"keep", "reroll"}
     p = keeps[0]
-    h = opening_hint(Position.from_string(p.position), p.dice, ply=1)
+    h = opening_hint(Position.from_string(p.position), p.dice, Options(ply=1))
     assert h.best.option == p.answer
     assert h.find("keep").win == pytest.approx(p.proof["values"]["keep"], abs=1e-9)
     names = [p for p in PUZZLES if p.kind == "name"]
     assert len(names) >= 5
-    d = doubles_hint(Position.from_string(names[0].position), ply=1)
+    d = doubles_hint(Position.from_string(names[0].position), Options(ply=1))
     assert str(d.best.option) == names[0].answer
 
 
@@ -167,7 +167,7 @@ def test_mexican_decisions_have_both_answers_and_the_engines_values() -> None:
 def test_net_puzzles_are_still_the_nets_best_at_0_and_1_ply(p: Puzzle) -> None:
     pos = Position.from_string(p.position)
     for ply in ("0", "1"):
-        h = hint(pos, p.dice, ply=int(ply))
+        h = hint(pos, p.dice, Options(ply=int(ply)))
         assert h.best.text == p.answer
         # the stored values are those of the net shipped when the puzzle was made (nets are
         # retrained, so the values move; the claim checked is that the answer is still the best)
@@ -195,8 +195,8 @@ def test_one_net_puzzle_rollout_still_confirms_its_answer() -> None:
     # values move when a new net ships; the answer and a clear margin must not)
     p = next(p for p in PUZZLES if p.kind == "play" and p.variant == "standard")
     ro = p.proof["rollout"]
-    h = hint(Position.from_string(p.position), p.dice, ply=0, rollout=ro["games"], candidates=2,
-             truncate=ro["truncate"], seed=ro["seed"])
+    h = hint(Position.from_string(p.position), p.dice, Options(ply=0, games=ro["games"], filters=((2, 0.16),),
+                                                               truncate=ro["truncate"], seed=ro["seed"]))
     assert [r.text for r in h.plays[:2]] == ro["plays"] and h.plays[0].text == p.answer
     assert h.plays[0].win - h.plays[1].win > 3 * max(ro["stderr"])
 

@@ -4,7 +4,7 @@
 >>> from backgammon_lab.analysis.nets import Net
 >>> g = Game("standard", seed=3)
 >>> _ = g.roll((3, 1)).play("8/5 6/5")
->>> a = analyse(g, net=Net.create("standard", hidden=8, seed=0))
+>>> a = analyse(g, Options(evaluator=Net.create("standard", hidden=8, seed=0)))
 >>> [(d.player, d.kind, d.choice) for d in a.decisions]
 [('white', 'play', '8/5 6/5')]
 
@@ -28,17 +28,18 @@ and goes through the game's history on the turn engine:
 * **Chart**: White's winning chance before every roll, and the result, as an SVG line chart
   (:meth:`Analysis.svg`; the same bytes for the same game).
 
-Values are exact for Mini-Gam when the solved table is at hand, else the variant's net at
-``ply`` (see :mod:`backgammon_lab.analysis.hints`). ``executor`` (any
-:class:`concurrent.futures.Executor`) spreads the decisions over processes or machines, with the
-same result.
+The search is a hint's (:func:`~backgammon_lab.analysis.hints.hint`), with the same
+:class:`~backgammon_lab.analysis.options.Options`: exact for Mini-Gam when the solved table is at
+hand, else the variant's net, by default 2 rolls ahead (1 in Mexican: a standard game of about 60
+plays takes some seconds; ``Options(ply=0)`` a fraction of one). The options' ``executor`` (any
+:class:`concurrent.futures.Executor`) or ``workers`` spread the decisions over processes or
+machines, with the same result.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..engine import Choice, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, TurnState
@@ -46,7 +47,8 @@ from ..errors import AnalysisError, BackgammonError
 from ..game import Game
 from ..position import BLACK, WHITE, Player
 from .hints import doubles_hint, hint, opening_hint
-from .search import Evaluator, check_ply, equity_of, evaluator_for
+from .options import Options, as_options
+from .search import Evaluator, equity_of, evaluator_for
 from .table import Table
 
 __all__ = ["analyse", "Analysis", "DecisionAnalysis", "RollAnalysis", "PlayerSummary", "mark", "THRESHOLDS"]
@@ -308,14 +310,18 @@ def _luck_evaluator(ev: Evaluator) -> Evaluator:
     return Evaluator(net=ev.net, lookahead=False) if ev.net is not None and ev.variant.mexican else ev
 
 
-def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any, nxt: TurnState,
+def _analyse_entry(opts: Options, k: int, prev: TurnState, action: Any, nxt: TurnState,
                    luck_ev: Evaluator | None = None) -> list[Item]:
-    """What entry ``k`` of the history (``prev`` --action--> ``nxt``) gives: a decision, a roll, or nothing."""
+    """What entry ``k`` of the history (``prev`` --action--> ``nxt``) gives: a decision, a roll, or
+    nothing; ``opts.evaluator`` is the :class:`Evaluator` made for the game."""
     out: list[Item] = []
+    ev = opts.evaluator
+    assert isinstance(ev, Evaluator)
+    ply = opts.ply_for(prev.variant)
     lev = luck_ev if luck_ev is not None else ev
     if isinstance(action, MakePlay) and prev.phase is Phase.PLAY:
         assert prev.roll is not None
-        h = hint(prev.turn_start, prev.roll, ply=ply, named=prev.named, evaluator=ev)
+        h = hint(prev.turn_start, prev.roll, opts, named=prev.named)
         rp = h.find(action.play.position)
         best = h.best
         eq, best_eq = rp.equity or 0.0, best.equity or 0.0
@@ -331,13 +337,13 @@ def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any
             eq, best_eq, forced, "" if forced else mark(loss),
             tuple((s.start, s.end) for s in best.play.steps))))
     elif isinstance(action, Choice) and prev.phase is Phase.CHOICE:
-        dh = opening_hint(prev, ply=ply, evaluator=ev)
+        dh = opening_hint(prev, options=opts)
         d = dh.find(str(action))
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "choice", _roll_text(prev), str(action), str(dh.best.option), d.loss, d.error, d.equity,
             dh.best.equity, False, mark(d.loss))))
     elif isinstance(action, NameDoubles) and prev.phase is Phase.NAME:
-        dh = doubles_hint(prev, ply=ply, evaluator=ev)
+        dh = doubles_hint(prev, opts)
         d = dh.find(action.number)
         b = dh.best.option
         out.append(("decision", DecisionAnalysis(
@@ -358,31 +364,35 @@ def _analyse_entry(ev: Evaluator, ply: int, k: int, prev: TurnState, action: Any
     return out
 
 
-Job = tuple[dict[str, Any], Sequence[int], int, Any, Any, bool | None]
+Job = tuple[dict[str, Any], Sequence[int], Options]
 
 
 def _analyse_chunk(job: Job) -> list[tuple[int, list[Item]]]:
     """Analyse entries ``indices`` of the game ``record`` (one job of an executor)."""
-    record, indices, ply, net, table, exact = job
+    record, indices, opts = job
     game = Game.from_record(record)
     entries = game.entries
-    ev = evaluator_for(entries[0].state.position, net=net, table=table, exact=exact)
+    ev = evaluator_for(entries[0].state.position, opts.evaluator)
+    opts = replace(opts, evaluator=ev)
     lev = _luck_evaluator(ev)
-    return [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state, lev))
+    return [(k, _analyse_entry(opts, k, entries[k - 1].state, entries[k].action, entries[k].state, lev))
             for k in indices]
 
 
-def analyse(game: Game | dict[str, Any] | str | bytes, *, ply: int = 0, net: Any = None, table: Any = None,
-            exact: bool | None = None, executor: Any = None, chunk: int = 16) -> Analysis:
+def analyse(game: Game | dict[str, Any] | str | bytes, options: Options | None = None, *, chunk: int = 16
+            ) -> Analysis:
     """Analyse every decision and roll of ``game`` (a Game, or a record as a dict or JSON text).
 
-    ``ply`` 0, 1 or 2: the net's look-ahead (:func:`~backgammon_lab.analysis.hints.hint`); ``net``
-    another net than the shipped one; Mini-Gam is exact when its table is at hand (``table``, or
-    the cache; ``exact=False`` uses the net). ``executor`` spreads the history in chunks of
-    ``chunk`` actions over any :class:`concurrent.futures.Executor`; the result is the same.
-    Steps clicked without completing a play are ignored.
+    ``options`` (an :class:`~backgammon_lab.analysis.options.Options`; None: the defaults) choose
+    the search, as for :func:`~backgammon_lab.analysis.hints.hint`: the ``evaluator`` (Mini-Gam is
+    exact when its table is at hand; ``"net"`` uses the net), the ``ply`` and the move
+    ``filters``; no rollout (``games`` is refused). Their ``executor`` (or ``workers``, a process
+    pool made for the call) spreads the history in chunks of ``chunk`` actions; the result is the
+    same. Steps clicked without completing a play are ignored.
     """
-    ply = check_ply(ply)
+    opts = as_options(options)
+    if opts.games is not None:
+        raise AnalysisError(f"game analysis does not roll out: leave games out of the options, not {opts.games!r}")
     if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
         raise AnalysisError(f"chunk is a whole number of actions, at least 1, not {chunk!r}")
     g = _game(game)
@@ -390,18 +400,38 @@ def analyse(game: Game | dict[str, Any] | str | bytes, *, ply: int = 0, net: Any
     record.pop("pending_steps", None)
     g = Game.from_record(record)
     entries = g.entries
-    ev = evaluator_for(entries[0].state.position, net=net, table=table, exact=exact)
+    ev = evaluator_for(entries[0].state.position, opts.evaluator)
+    ply = opts.ply_for(g.variant)
     indices = list(range(1, len(entries)))
     items: list[tuple[int, list[Item]]] = []
+    executor, pool = opts.executor, None
+    if executor is None and opts.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        from .rollout import _context
+
+        pool = executor = ProcessPoolExecutor(opts.workers, mp_context=_context())
     if executor is None:
         lev = _luck_evaluator(ev)
-        items = [(k, _analyse_entry(ev, ply, k, entries[k - 1].state, entries[k].action, entries[k].state, lev))
+        mine = replace(opts, evaluator=ev)
+        items = [(k, _analyse_entry(mine, k, entries[k - 1].state, entries[k].action, entries[k].state, lev))
                  for k in indices]
     else:
-        jobs: list[Job] = [(record, indices[i:i + chunk], ply, ev.net, ev.table if table is not None else None,
-                            exact) for i in range(0, len(indices), chunk)]
-        for part in executor.map(_analyse_chunk, jobs):
-            items.extend(part)
+        # each job makes its own evaluator: the net or table travels, the caller's cache choice too
+        portable = replace(opts, executor=None, workers=1,
+                           evaluator=(ev.net if ev.net is not None else ev.table)
+                           if isinstance(opts.evaluator, Evaluator) else opts.evaluator)
+        jobs: list[Job] = [(record, indices[i:i + chunk], portable) for i in range(0, len(indices), chunk)]
+        finished = False
+        try:
+            for part in executor.map(_analyse_chunk, jobs):
+                items.extend(part)
+            finished = True
+        finally:
+            if pool is not None:
+                from .rollout import close_pool
+
+                close_pool(pool, finished=finished)
     decisions: list[DecisionAnalysis] = []
     rolls: list[RollAnalysis] = []
     for _, found in items:
@@ -437,7 +467,3 @@ def analyse(game: Game | dict[str, Any] | str | bytes, *, ply: int = 0, net: Any
     return Analysis(g.variant.name, ev.kind, ply if ev.kind == "net" else 0, decisions, rolls, players, chart,
                     result, ev.gammons)
 
-
-def analysis_json(a: Analysis) -> str:
-    """The analysis as JSON text (sorted keys, for files)."""
-    return json.dumps(a.to_json(), sort_keys=True)

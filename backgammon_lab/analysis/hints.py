@@ -3,11 +3,12 @@
 * :func:`hint` -- for a position and dice, every legal play with the mover's winning chance and
   cubeless equity after it, best first, and the loss of each against the best. **Exact** in
   Mini-Gam when the solved table is at hand (:mod:`backgammon_lab.analysis.solve`); otherwise the
-  variant's net (:mod:`backgammon_lab.analysis.nets`) at ``ply`` 0 (the default), 1 or 2, and
-  optionally a rollout of the best candidates with the net's bot and variance reduction
-  (``rollout=N``). :meth:`Hint.error` gives the winning chance any play gives up,
+  variant's net (:mod:`backgammon_lab.analysis.nets`) looking ``ply`` 0, 1 or 2 rolls ahead (by
+  default 2, in Mexican 1), and optionally a rollout of the best candidates with the net's bot and
+  variance reduction (``games=N``); all of it said by one
+  :class:`~backgammon_lab.analysis.options.Options`. :meth:`Hint.error` gives the winning chance any play gives up,
   :meth:`Hint.loss` its equity loss, :meth:`Hint.arrows` the steps to draw with
-  ``backgammon_lab.svg.board(position, arrows=...)``.
+  ``backgammon_lab.svg.board(position, arrows=...)`` (a hint hands data; the pictures draw it).
 * :func:`opening_hint` -- Mexican M2: keep the opening dice or roll both again.
 * :func:`doubles_hint` -- Mexican M8: which doubles to name after a Mexican, all six ranked.
 
@@ -18,8 +19,8 @@ Plies (the net's look-ahead)
     a change of player (Mexican chains keep the player's point of view). The search is the one of
     :mod:`backgammon_lab.analysis.search` (:class:`~backgammon_lab.analysis.search.Evaluator`,
     computed in the compiled kernel); deeper plies are spent only on the plays that pass GNU
-    Backgammon's "normal" move filter (:data:`~backgammon_lab.analysis.search.FILTERS`,
-    ``filters=``): 1-ply for the best 8 plays of 0-ply within 0.16 equity of the best, 2-ply for
+    Backgammon's "normal" move filter (:data:`~backgammon_lab.analysis.options.FILTERS`, the
+    options' ``filters``): 1-ply for the best 8 plays of 0-ply within 0.16 equity of the best, 2-ply for
     the best 2 of those within 0.04 at 1-ply. The others keep the value of the deepest ply they
     reached, shown in the table.
 
@@ -31,7 +32,7 @@ outputs), ``2 win - 1`` elsewhere.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -50,14 +51,48 @@ from ..engine import (
 from ..errors import AnalysisError, TableMissingError
 from ..game import Game
 from ..position import Play, Position, Roll, Step
-from .search import FILTERS, Evaluator, check_ply, equity_of, evaluator_for, move_filter, rank_key
+from .options import FILTERS, Options, as_options
+from .search import Evaluator, equity_of, evaluator_for, move_filter, rank_key
 from .table import Table, fmt_prob
 
 __all__ = ["hint", "Hint", "RankedPlay", "opening_hint", "doubles_hint", "Decision", "DecisionHint",
-           "Evaluator", "evaluator_for", "FILTERS"]
+           "Options", "Evaluator", "evaluator_for", "FILTERS"]
 
 # ---------------------------------------------------------------------------------------------
 # hints
+
+#: Given for a field of :class:`RankedPlay` that is computed when it is first read.
+_LATER: Any = type("Later", (), {"__repr__": lambda self: "LATER"})()
+
+
+class _Later:
+    """A dataclass field computed the first time it is read (``make(obj)``), then kept, unless a
+    value was given for it: most of a hint's plays are never printed, so their move text and
+    their values as a dict cost nothing until someone looks (reprs and equality read them)."""
+
+    def __init__(self, name: str, make: Any) -> None:
+        self.make = make
+        self.key = f"_{name}_value"
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        got = obj.__dict__.get(self.key, _LATER)
+        if got is _LATER:
+            got = obj.__dict__[self.key] = self.make(obj)
+        return got
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.key] = value
+
+
+def _text_of(rp: RankedPlay) -> str:
+    return str(rp.play)
+
+
+def _values_of(rp: RankedPlay) -> dict[str, float]:
+    source = rp.__dict__.get("_source")
+    return _values_dict(*source) if source is not None else {}
 
 
 @dataclass
@@ -75,14 +110,14 @@ class RankedPlay:
 
     rank: int
     play: Play
-    text: str
+    text: str  # given, or (a hint's) the play's move text, written when first read
     win: float | None
     stderr: float | None
     error: float | None
     equity: float | None = None
     loss: float | None = None
     how: str = ""
-    values: dict[str, float] = field(default_factory=dict)
+    values: dict[str, float] = field(default_factory=dict)  # given, or (a hint's) made when first read
     equity_stderr: float | None = None
     loss_stderr: float | None = None
     close: bool = False
@@ -92,12 +127,30 @@ class RankedPlay:
         """The steps, for ``svg.board(position, arrows=...)``."""
         return self.play.steps
 
+    @classmethod
+    def _quick(cls, rank: int, play: Play, win: float | None, stderr: float | None, error: float | None,
+               equity: float | None, loss: float | None, how: str, equity_stderr: float | None,
+               loss_stderr: float | None, source: tuple[Sequence[str], Any] | None) -> RankedPlay:
+        """A ranked play as the constructor makes it, its text and values left to be made when read
+        (from ``play`` and from ``source``, the outputs' names and the row): a hint makes dozens."""
+        rp = cls.__new__(cls)
+        rp.__dict__.update(rank=rank, play=play, _text_value=_LATER, win=win, stderr=stderr, error=error,
+                           equity=equity, loss=loss, how=how, _values_value=_LATER, equity_stderr=equity_stderr,
+                           loss_stderr=loss_stderr, close=False, _source=source)
+        return rp
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the play as move text and as [start, end] steps)."""
         return {"rank": self.rank, "play": self.text, "steps": [[s.start, s.end] for s in self.play.steps],
                 "win": self.win, "stderr": self.stderr, "error": self.error, "equity": self.equity,
                 "loss": self.loss, "how": self.how, "values": dict(self.values),
                 "equity_stderr": self.equity_stderr, "loss_stderr": self.loss_stderr, "close": self.close}
+
+
+# set after the class is made, so that the dataclass sees plain fields (its __init__, repr and
+# equality go through them)
+RankedPlay.text = _Later("text", _text_of)  # type: ignore[assignment]
+RankedPlay.values = _Later("values", _values_of)  # type: ignore[assignment]
 
 
 @dataclass
@@ -166,14 +219,9 @@ class Hint:
         return rp.loss
 
     def arrows(self, rank: int = 1) -> tuple[Step, ...]:
-        """The steps of the play ranked ``rank`` (1 = best), for the board's arrows."""
+        """The steps of the play ranked ``rank`` (1 = best), for the board's arrows: a hint hands
+        data and the pictures draw it, ``svg.board(h.position, arrows=h.arrows(), dice=h.dice)``."""
         return self.plays[rank - 1].arrows
-
-    def svg(self, rank: int = 1, **options: Any) -> Any:
-        """The board with the play ranked ``rank`` drawn as arrows (needs :mod:`backgammon_lab.svg`)."""
-        from .. import svg
-
-        return svg.board(self.position, arrows=self.arrows(rank), dice=self.dice.dice, **options)
 
     @property
     def how(self) -> str:
@@ -240,12 +288,6 @@ class Hint:
         return self.table()._repr_html_()
 
 
-def _count(n: Any, what: str, low: int = 1) -> int:
-    if isinstance(n, bool) or not isinstance(n, int) or n < low:
-        raise AnalysisError(f"{what} is a whole number, at least {low}, not {n!r}")
-    return n
-
-
 def _values_dict(outputs: Sequence[str], row: np.ndarray) -> dict[str, float]:
     return dict(zip(outputs, np.asarray(row, dtype=np.float64).tolist(), strict=True))
 
@@ -256,66 +298,58 @@ def _play_state(position: Position, roll: Roll, named: bool) -> TurnState:
     return dice_state(position, roll, named=named)
 
 
-def hint(position: Position, dice: Any, *, ply: int = 0, net: Any = None, named: bool = False,
-         exact: bool | None = None, table: Any = None, rollout: int = 0, truncate: int | None = None,
-         seed: int = 0, candidates: int | None = None, filters: Sequence[tuple[int, float]] = FILTERS,
-         workers: int = 1, executor: Any = None, progress: bool = False, bot: Any = None,
-         games: int | None = None, evaluator: Evaluator | None = None) -> Hint:
+def hint(position: Position, dice: Any, options: Options | None = None, *, named: bool = False) -> Hint:
     """Every legal play of ``dice`` for the side to move, ranked, best first.
 
-    Mini-Gam is exact from the solved table when it is cached (``table`` gives one, ``exact=False``
-    uses the net instead; boards of up to 4 checkers are solved on the spot). Elsewhere the net
-    (``net``, default the variant's shipped net) at ``ply`` 0, 1 or 2 (see the module docstring;
-    ``filters`` are the move filters of the deeper plies, ``candidates`` overrides the first
-    one's count).
+    ``options`` (an :class:`~backgammon_lab.analysis.options.Options`; None: the defaults) say how:
+    its ``evaluator`` values the plays (by default exact in Mini-Gam when the solved table is at
+    hand, else the variant's shipped net), at ``ply`` rolls of look-ahead (default 2) through the
+    move ``filters`` (see the module docstring). With ``games`` the best plays by the first filter
+    (at most 8 within 0.16 equity of the best by default) are then rolled out, ``games`` each, by
+    ``bot`` (default the net's bot), with the same ``seed`` for every play (the same dice, game by
+    game), the first rolls stratified over the 36 (from 1,296 games, 1,296) outcomes, and
+    ``truncate`` turns then the evaluator (None: to the end); ``workers``/``executor`` spread the
+    games (see :func:`~backgammon_lab.analysis.rollout.rollout`). An exact hint is never rolled
+    out. ``named`` marks the dice as doubles named after a Mexican.
 
-    ``rollout=N`` (``games=N`` is the older spelling) then rolls out the best ``candidates``
-    (default 8) plays within 0.16 equity of the best, ``N`` games each, played by the net's bot
-    (or ``bot``), with the same seed for every play (the same dice, game by game), the first rolls
-    stratified over the 36 (from 1,296 games, 1,296) outcomes, and ``truncate`` turns then the net
-    (None: to the end); ``workers``/``executor`` spread the games (see
-    :func:`~backgammon_lab.analysis.rollout.rollout`). ``named`` marks the dice as doubles named
-    after a Mexican. ``evaluator`` reuses an :class:`Evaluator` (and the weights it read) across calls.
+    >>> from backgammon_lab.analysis.nets import Net
+    >>> h = hint(Position.start("standard"), (3, 1), Options(ply=0, evaluator=Net.create("standard", hidden=4)))
+    >>> len(h.plays), h.how
+    (16, 'net, 0-ply')
     """
+    opts = as_options(options)
     roll = Roll.parse(dice)
-    ply = check_ply(ply)
-    if games is not None and bot is None and net is None and evaluator is None and not rollout:
-        bot = _legacy_bot(position)  # the older games= form: the heuristic bot when no net is shipped
-    games = rollout if games is None else games
-    if games:
-        _count(games, "rollout")
-    if candidates is not None:
-        _count(candidates, "candidates")
     state = _play_state(position, roll, named)
     if state.phase is not Phase.PLAY:  # no legal move
         empty = Play((), position)
         return Hint(position, roll, [RankedPlay(1, empty, "", None, None, None, how="none")], "none", named=named)
-    if games and bot is not None and net is None and getattr(bot, "net", None) is not None:
-        net = bot.net
+    games, bot = opts.games, opts.bot
+    choice = opts.evaluator
+    if games and choice is None and getattr(bot, "net", None) is not None:
+        choice = bot.net  # type: ignore[union-attr]  # a NetBot's own net ranks the plays it rolls out
     ev: Evaluator | None
     try:
-        ev = evaluator if evaluator is not None else evaluator_for(position, net=net, table=table, exact=exact)
-        ev.check(position)
+        ev = evaluator_for(position, choice)
     except TableMissingError:
-        if not (games and bot is not None) or exact:
+        if not (games and bot is not None) or choice == "exact":
             raise
         ev = None  # an explicit rollout by a bot of the caller's, with no net to rank the plays first
     plays = list(state.plays or ())
     ranked: dict[int, dict[str, Any]] = {}
+    ply = opts.ply_for(position.variant)
     if ev is None:
         order = _heuristic_order(state.turn_start, plays)
         ranked = {i: {"how": "unrated", "order": k} for k, i in enumerate(order)}
         method = "rollout"
     else:
-        ranked = ev.rank_plays(state, ply, filters, candidates)
+        ranked = ev.rank_plays(state, ply, opts.filters)
         method = "exact" if ev.kind == "exact" else "net"
     gammons = ev.gammons if ev is not None else position.variant.gammons
     out = Hint(position, roll, [], method, ply=ply if method == "net" else 0, named=named, gammons=gammons)
     if games and method != "exact":
-        _rollout_plays(out, ev, state, plays, ranked, games=games, seed=seed, truncate=truncate,
-                       count=candidates or (FILTERS[0][0] if ev is not None else len(plays)),
-                       threshold=FILTERS[0][1] if ev is not None else 1e9, bot=bot,
-                       workers=workers, executor=executor, progress=progress)
+        count, threshold = opts.filters[0] if opts.filters else (len(plays), 1e9)
+        _rollout_plays(out, ev, state, plays, ranked, opts, count=count,
+                       threshold=threshold if ev is not None else 1e9)
     _rank(out, plays, ranked, ev.outputs if ev is not None else ())
     return out
 
@@ -332,57 +366,57 @@ def _heuristic_order(position: Position, plays: Sequence[Play]) -> list[int]:
 
 
 def _rank(out: Hint, plays: list[Play], ranked: dict[int, dict[str, Any]], outputs: Sequence[str]) -> None:
-    """Fill ``out.plays``: the deepest evaluations first, each group by equity (unrated plays last)."""
-    def eq(i: int) -> float | None:
-        r = ranked[i]
-        if "equity" in r:
-            return float(r["equity"])
-        return equity_of(r["row"]) if "row" in r else None
-
-    def win(i: int) -> float | None:
-        r = ranked[i]
-        if "win" in r:
-            return float(r["win"])
-        return float(r["row"][0]) if "row" in r else None
-
-    eqs = {i: eq(i) for i in ranked}
-    wins = {i: win(i) for i in ranked}
+    """Fill ``out.plays``: the deepest evaluations first, each group by equity (unrated plays last).
+    The move texts and the values dicts are left to be made when read (:class:`_Later`)."""
+    eqs: dict[int, float | None] = {}
+    wins: dict[int, float | None] = {}
+    for i, r in ranked.items():
+        if "equity" in r:  # a rollout's
+            eqs[i], wins[i] = float(r["equity"]), float(r["win"])
+        elif "row" in r:
+            row = r["row"]
+            eqs[i], wins[i] = (r["eq"] if "eq" in r else equity_of(row)), float(row[0])
+        else:
+            eqs[i] = wins[i] = None
     order = sorted(ranked, key=lambda i: rank_key(ranked[i], i, eqs[i]))
     best = order[0]
+    top = ranked[best]
+    best_rows = top.get("rows", {})
+    append = out.plays.append
+    make = RankedPlay._quick
     for rank, i in enumerate(order, 1):
         r = ranked[i]
-        w, e = wins[i], eqs[i]
+        w, e, how = wins[i], eqs[i], r["how"]
         # the loss is measured against the best play valued the same way (the best play went
         # through every ply the others reached)
-        same = ranked[best].get("rows", {}).get(r["how"])
+        same = best_rows.get(how) if how != top["how"] else None
         best_eq: float | None
         best_win: float | None
-        if same is not None and r["how"] != ranked[best]["how"]:
+        if same is not None:
             best_eq, best_win = equity_of(same), float(same[0])
         else:
             best_eq, best_win = eqs[best], wins[best]
-        rp = RankedPlay(rank, plays[i], str(plays[i]), w, r.get("stderr"),
-                        None if w is None or best_win is None else best_win - w, e,
-                        None if e is None or best_eq is None else max(0.0, best_eq - e), r["how"],
-                        _values_dict(outputs, r["row"]) if "row" in r and r["how"] != "rollout" and outputs else {},
-                        r.get("equity_stderr"), r.get("loss_stderr"))
+        rp = make(rank, plays[i], w, r.get("stderr"), None if w is None or best_win is None else best_win - w, e,
+                  None if e is None or best_eq is None else max(0.0, best_eq - e), how,
+                  r.get("equity_stderr"), r.get("loss_stderr"),
+                  (outputs, r["row"]) if outputs and how != "rollout" and "row" in r else None)
         if rp.loss_stderr is not None and i != best and rp.loss is not None:
             rp.close = rp.loss < 2 * rp.loss_stderr
-        out.plays.append(rp)
+        append(rp)
 
 
 def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: list[Play], ranked: dict[int, dict[str, Any]],
-                   *, games: int, seed: int, truncate: int | None, count: int, threshold: float, bot: Any,
-                   workers: int, executor: Any, progress: bool) -> None:
+                   opts: Options, *, count: int, threshold: float) -> None:
     from .rollout import rollout as run
     from .rollout import stratified_stderr
 
+    games, bot, executor = opts.games, opts.bot, opts.executor
+    assert games is not None
     if bot is None:
         assert ev is not None and ev.net is not None
         from .netbot import NetBot
 
         bot = NetBot(ev.net)
-    evaluator = ev.net if ev is not None else None
     if ev is not None:
         scores = {i: equity_of(ranked[i]["row"]) for i in ranked}
         order = sorted(scores, key=lambda i: (-scores[i], i))
@@ -392,12 +426,15 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
     mover = state.player
     samples: dict[int, list[float]] = {}
     pool = None
-    if executor is None and workers > 1:  # one pool for every candidate, not one each
+    if executor is None and opts.workers > 1:  # one pool for every candidate, not one each
         from concurrent.futures import ProcessPoolExecutor
 
         from .rollout import _context
 
-        pool = executor = ProcessPoolExecutor(workers, mp_context=_context())
+        pool = executor = ProcessPoolExecutor(opts.workers, mp_context=_context())
+    # the games of every candidate: its bot, its pool, and the net that values truncated games
+    each = replace(opts, bot=bot, executor=executor,
+                   evaluator=ev.net if ev is not None and opts.truncate else None)
     finished = False
     try:
         for i in chosen:
@@ -408,8 +445,7 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
                 ranked[i].update(how="rollout", win=1.0 if won else 0.0, equity=e, stderr=0.0, equity_stderr=0.0)
                 samples[i] = [ranked[i]["equity"]] * games
                 continue
-            r = run(after, bot, games=games, seed=seed, workers=workers, executor=executor, progress=progress,
-                    player=mover, stratify=True, truncate=truncate, evaluator=evaluator if truncate else None)
+            r = run(after, each, player=mover, stratify=True)
             ranked[i].update(how="rollout", win=r.win, equity=r.points, stderr=r.stderr,
                              equity_stderr=r.points_stderr)
             samples[i] = [p for _, p in r.samples]
@@ -424,7 +460,7 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
         for i, s in samples.items():
             diffs = [a - b for a, b in zip(samples[best], s, strict=True)]
             ranked[i]["loss_stderr"] = stratified_stderr(diffs)
-    out.method, out.games, out.seed, out.truncate = "rollout", games, seed, truncate
+    out.method, out.games, out.seed, out.truncate = "rollout", games, opts.seed, opts.truncate
     out.bot = getattr(bot, "name", type(bot).__name__)
 
 
@@ -543,32 +579,24 @@ def _decision_state(start: Position | Game | TurnState, phase: Phase, dice: Any)
     return TurnState(start, Phase.NAME, roll=Roll(2, 1))
 
 
-def _legacy_bot(position: Position) -> Any:
-    """For the older ``games=`` form without a bot: None (the net's bot) when a net is shipped for
-    the variant, else the heuristic bot, as before the nets."""
-    from .nets import shipped_net
-
-    if shipped_net(position.variant) is not None:
-        return None
-    from .bots import HeuristicBot
-
-    return HeuristicBot()
-
-
-def _option_values(state: TurnState, actions: Sequence[Action], *, ply: int, net: Any, rollout: int, seed: int,
-                   truncate: int | None, bot: Any, workers: int, executor: Any, progress: bool,
-                   evaluator: Evaluator | None = None) -> tuple[list[tuple[float, float | None, str, float]], str]:
+def _option_values(state: TurnState, actions: Sequence[Action], opts: Options
+                   ) -> tuple[list[tuple[float, float | None, str, float]], str]:
     """(win, stderr, best play, equity) of each action for the decider, and the method."""
-    ev: Evaluator | None = evaluator
-    if ev is None:
-        try:
-            ev = evaluator_for(state.position, net=net, exact=False)
-        except TableMissingError:
-            if not (rollout and bot is not None):
-                raise
-    if ev is not None:
-        ev.check(state.position)
+    ev: Evaluator | None = None
+    games, bot = opts.games, opts.bot
+    try:
+        ev = evaluator_for(state.position, opts.evaluator, solved=False)
+    except TableMissingError:
+        if not (games and bot is not None):
+            raise
     out: list[tuple[float, float | None, str, float]] = []
+    each: Options | None = None
+    if games:
+        from .netbot import NetBot
+        from .rollout import rollout as run
+
+        each = replace(opts, bot=bot if bot is not None else NetBot(ev.net if ev is not None else None),
+                       evaluator=(ev.net if ev is not None else None) if opts.truncate else None)
     for a in actions:
         nxt = advance(state, a)[0]
         play = ""
@@ -577,78 +605,62 @@ def _option_values(state: TurnState, actions: Sequence[Action], *, ply: int, net
             if ev is not None:
                 play = str(nxt.plays[ev.best_play(nxt, 0)[0]])
             else:
+                assert bot is not None
                 play = str(bot.choose_play(nxt, list(nxt.plays)))
-        if rollout:
-            from .netbot import NetBot
-            from .rollout import rollout as run
-
-            b = bot if bot is not None else NetBot(ev.net if ev is not None else None)
+        if each is not None:
             if nxt.phase is Phase.OVER:
                 won = nxt.winner == state.player
                 out.append((1.0 if won else 0.0, 0.0, play, float(nxt.points if won else -nxt.points)))
                 continue
-            r = run(nxt, b, games=rollout, seed=seed, workers=workers, executor=executor, progress=progress,
-                    player=state.player, stratify=True, truncate=truncate,
-                    evaluator=(ev.net if ev is not None else None) if truncate else None)
+            r = run(nxt, each, player=state.player, stratify=True)
             out.append((r.win, r.stderr, play, r.points))
             continue
         assert ev is not None
-        row = ev.decision_value(state, a, ply)
+        row = ev.decision_value(state, a, opts.ply_for(state.variant))
         out.append((float(row[0]), None, play, equity_of(row)))
-    return out, ("rollout" if rollout else "net")
+    return out, ("rollout" if games else "net")
 
 
-def opening_hint(start: Position | Game | TurnState, dice: Any = None, *, ply: int = 0, net: Any = None,
-                 rollout: int = 0, truncate: int | None = None, seed: int = 0, bot: Any = None, workers: int = 1,
-                 executor: Any = None, progress: bool = False, games: int | None = None,
-                 candidates: int | None = None, evaluator: Evaluator | None = None) -> DecisionHint:
+def opening_hint(start: Position | Game | TurnState, dice: Any = None, options: Options | None = None
+                 ) -> DecisionHint:
     """Mexican M2: keep the opening dice or roll both again, for the opening winner.
 
     ``start`` is a Game (or state) in phase ``choice``, or the position with the opening winner to
     move and ``dice`` the opening roll. *Keep* is worth the best play of the dice, *re-roll* the
-    expected value over the 21 rolls of the best play, both by the net at ``ply``; ``rollout=N``
-    rolls both out instead (``N`` games, the net's bot, stratified first rolls, ``truncate``).
-    ``candidates`` is accepted for older callers and ignored.
+    expected value over the 21 rolls of the best play, both by the net at the ``options``' ply
+    (:class:`~backgammon_lab.analysis.options.Options`; None: the defaults); with ``games`` both are
+    rolled out instead (``games`` each, by ``bot``, default the net's bot; stratified first rolls;
+    ``truncate``).
     """
-    ply = check_ply(ply)
-    n = rollout if games is None else games
-    if n:
-        _count(n, "rollout")
+    if isinstance(dice, Options):
+        raise AnalysisError(f"opening_hint(start, dice, options): {dice!r} was given as the dice; "
+                            "pass options=... for a Game or a state")
+    opts = as_options(options)
     state = _decision_state(start, Phase.CHOICE, dice)
-    if games is not None and bot is None and net is None and evaluator is None:
-        bot = _legacy_bot(state.position)
-    vals, method = _option_values(state, [KEEP, REROLL], ply=ply, net=net, rollout=n, seed=seed, truncate=truncate,
-                                  bot=bot, workers=workers, executor=executor, progress=progress, evaluator=evaluator)
-    opts = [("keep", *vals[0]), ("reroll", vals[1][0], vals[1][1], "", vals[1][3])]
+    vals, method = _option_values(state, [KEEP, REROLL], opts)
+    opts_rows = [("keep", *vals[0]), ("reroll", vals[1][0], vals[1][1], "", vals[1][3])]
     assert state.roll is not None
+    n = opts.games or 0
     notes = (f"keep: the best play of {state.roll}; reroll: the average over the 21 rolls of the best play"
-             if not n else f"both rolled out: {n} games each, seed {seed}")
-    return _decision("opening", state.position, opts, n, seed, notes, method, ply)
+             if not n else f"both rolled out: {n} games each, seed {opts.seed}")
+    return _decision("opening", state.position, opts_rows, n, opts.seed, notes, method,
+                     opts.ply_for(state.variant))
 
 
-def doubles_hint(start: Position | Game | TurnState, *, ply: int = 0, net: Any = None, rollout: int = 0,
-                 truncate: int | None = None, seed: int = 0, bot: Any = None, workers: int = 1, executor: Any = None,
-                 progress: bool = False, games: int | None = None, candidates: int | None = None,
-                 evaluator: Evaluator | None = None) -> DecisionHint:
+def doubles_hint(start: Position | Game | TurnState, options: Options | None = None) -> DecisionHint:
     """Mexican M8: which doubles to name after a Mexican, all six ranked.
 
     ``start`` is a Game (or state) in phase ``name``, or the position after the 1-2 (the mover
-    still to move). Each named doubles is worth its best play by the net at ``ply`` (a play of all
-    four moves is followed by the same player's re-roll, in the net's look-ahead too);
-    ``rollout=N`` rolls each out instead. ``candidates`` is accepted for older callers and ignored.
+    still to move). Each named doubles is worth its best play by the net at the ``options``' ply
+    (:class:`~backgammon_lab.analysis.options.Options`; None: the defaults; a play of all four moves
+    is followed by the same player's re-roll, in the net's look-ahead too); with ``games`` each is
+    rolled out instead.
     """
-    ply = check_ply(ply)
-    n = rollout if games is None else games
-    if n:
-        _count(n, "rollout")
+    opts = as_options(options)
     state = _decision_state(start, Phase.NAME, None)
-    if games is not None and bot is None and net is None and evaluator is None:
-        bot = _legacy_bot(state.position)
     acts = [NameDoubles(k) for k in range(1, 7)]
-    vals, method = _option_values(state, acts, ply=ply, net=net, rollout=n, seed=seed, truncate=truncate, bot=bot,
-                                  workers=workers, executor=executor, progress=progress, evaluator=evaluator)
-    opts = [(k, *vals[k - 1]) for k in range(1, 7)]
-    notes = "each doubles: its best play" + (f", rolled out ({n} games each, seed {seed})" if n else " by the net")
-    return _decision("name", state.position, opts, n, seed, notes, method, ply)
-
-
+    vals, method = _option_values(state, acts, opts)
+    rows = [(k, *vals[k - 1]) for k in range(1, 7)]
+    n = opts.games or 0
+    notes = "each doubles: its best play" + (f", rolled out ({n} games each, seed {opts.seed})" if n else " by the net")
+    return _decision("name", state.position, rows, n, opts.seed, notes, method, opts.ply_for(state.variant))

@@ -12,9 +12,9 @@ the compiled kernel), the one the hints use:
   expected value of rolling again (the average over the 21 rolls of the best play);
 * Mexican's naming (M8): the doubles whose best play is worth most.
 
-With ``ply=1`` (or 2) every decision is the one :func:`~backgammon_lab.analysis.hints.hint`
+With ``Options(ply=1)`` (or 2) every decision is the one :func:`~backgammon_lab.analysis.hints.hint`
 (and :func:`~backgammon_lab.analysis.hints.opening_hint`,
-:func:`~backgammon_lab.analysis.hints.doubles_hint`) would recommend at that ply: the plays
+:func:`~backgammon_lab.analysis.hints.doubles_hint`) would recommend with those options: the plays
 kept by the move filters are valued by the average over the 21 rolls that may come next of the
 best reply.
 
@@ -36,27 +36,35 @@ from ..position import Play
 from ..variants import Variant
 from .bots import Bot, GameLike
 from .nets import Net, play_board, shipped_net
+from .options import Options, as_options
 from .rollout import turn_state
-from .search import SHORTLIST, Evaluator, check_ply, equity_of, rank_key
+from .search import SHORTLIST, Evaluator, equity_of, rank_key
 
 __all__ = ["NetBot"]
 
 
 class NetBot(Bot):
-    """Plays by ``net`` at 0-ply; without a net, by the shipped net of the game's variant.
+    """Plays by ``net``; without a net, by the shipped net of the game's variant.
 
-    ``lookahead=False`` values the plays of a Mexican as if the mover rolled again instead of
-    looking the naming up (what the trainer does; faster, a little weaker). ``ply`` 1 or 2 makes
-    each decision by the net looking that many rolls ahead, as the hints of that ply do.
-    ``shortlist``: after a Mexican, how many plays (the best by the cheap value) look the naming
-    up (None: all); see :class:`~backgammon_lab.analysis.search.Evaluator`.
+    ``options`` (an :class:`~backgammon_lab.analysis.options.Options`; default ``Options(ply=0)``,
+    a bot plays fast) give the look-ahead and the move filters: ``Options(ply=1)`` or 2 makes each
+    decision by the net looking that many rolls ahead, as the hints with those options do
+    (``Options()``: the hints' default depth). Their ``evaluator`` is left out: the bot plays by
+    ``net``. ``lookahead=False`` values the plays of a Mexican as if the mover rolled again instead
+    of looking the naming up (what the trainer does; faster, a little weaker). ``shortlist``: after
+    a Mexican, how many plays (the best by the cheap value) look the naming up (None: all); see
+    :class:`~backgammon_lab.analysis.search.Evaluator`.
     """
 
     name = "net"
 
-    def __init__(self, net: Net | None = None, *, lookahead: bool = True, ply: int = 0,
+    def __init__(self, net: Net | None = None, options: Options | None = None, *, lookahead: bool = True,
                  shortlist: int | None = SHORTLIST) -> None:
-        self.ply = check_ply(ply)
+        options = _BOT_OPTIONS if options is None else as_options(options)
+        if options.evaluator is not None:
+            raise AnalysisError(f"a NetBot plays by its net, NetBot(net, options): leave the options' evaluator out, "
+                                f"not {options.evaluator!r:.200}")
+        self.options = options
         self.net = net
         self.lookahead = lookahead
         self.shortlist = shortlist
@@ -98,8 +106,9 @@ class NetBot(Bot):
         if game.dice is None:
             raise AnalysisError("no dice to play: the game is not in phase 'play'")
         state = turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
-        if self.ply:
-            ranked = ev.rank_plays(state, self.ply)
+        ply = self.options.ply_for(game.variant)
+        if ply:
+            ranked = ev.rank_plays(state, ply, self.options.filters)
             i = min(ranked, key=lambda j: rank_key(ranked[j], j))
         else:
             i = ev.best_play(state, 0)[0]
@@ -115,14 +124,16 @@ class NetBot(Bot):
         if game.dice is None:
             raise AnalysisError("no opening dice to keep: the game is not in phase 'choice'")
         state = turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
-        keep, fresh = (equity_of(ev.decision_value(state, a, self.ply)) for a in (KEEP, REROLL))
+        ply = self.options.ply_for(game.variant)
+        keep, fresh = (equity_of(ev.decision_value(state, a, ply)) for a in (KEEP, REROLL))
         return "keep" if keep >= fresh else "reroll"
 
     def name_doubles(self, game: GameLike) -> int:
         """The doubles 1..6 whose best play the net rates highest (the lowest on ties)."""
         ev = self._evaluator(self.net_for(game.variant))
         state = turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
-        rows = [ev.decision_value(state, NameDoubles(k), self.ply) for k in range(1, 7)]
+        ply = self.options.ply_for(game.variant)
+        rows = [ev.decision_value(state, NameDoubles(k), ply) for k in range(1, 7)]
         return int(np.argmax([equity_of(r) for r in rows])) + 1
 
     def _evaluator(self, net: Net) -> Evaluator:
@@ -130,5 +141,10 @@ class NetBot(Bot):
         return Evaluator(net=net, lookahead=self.lookahead, shortlist=self.shortlist)
 
     def __repr__(self) -> str:
-        extra = ("" if self.lookahead else ", lookahead=False") + (f", ply={self.ply}" if self.ply else "")
+        extra = ("" if self.options == _BOT_OPTIONS else f", {self.options!r}") + \
+            ("" if self.lookahead else ", lookahead=False")
         return f"NetBot({self.net!r}{extra})"
+
+
+#: A bot's options when none are given: 0-ply, the move filters unused.
+_BOT_OPTIONS = Options(ply=0)

@@ -2,7 +2,8 @@
 
 >>> from backgammon_lab import Position
 >>> from backgammon_lab.analysis.rollout import rollout
->>> r = rollout(Position.start("minigam"), games=200, seed=1, progress=False)
+>>> from backgammon_lab.analysis.options import Options
+>>> r = rollout(Position.start("minigam"), Options(games=200, seed=1))
 >>> 0.0 < r.win < 1.0 and r.stderr > 0
 True
 
@@ -13,9 +14,9 @@ Repeatable: game ``i`` of a rollout with seed ``s`` draws its dice from its own 
 ``random.Random(f"{s}:{i}")``, and bots with randomness of their own are re-seeded the same way
 (:meth:`Bot.seeded <backgammon_lab.analysis.bots.Bot.seeded>`), so a rollout gives identical
 numbers for the same seed however its games are spread. The games go in chunks to any
-:class:`concurrent.futures.Executor` (``executor=``): a :class:`~concurrent.futures.ProcessPoolExecutor`
-on one machine (``workers=2`` makes one), or Dask's ``distributed.Client(...).get_executor()`` across
-machines; the chunks are put back in order.
+:class:`concurrent.futures.Executor` (the options' ``executor``): a
+:class:`~concurrent.futures.ProcessPoolExecutor` on one machine (``workers=2`` makes one), or Dask's
+``distributed.Client(...).get_executor()`` across machines; the chunks are put back in order.
 
 Variance reduction (as GNU Backgammon does it; off by default, on in hints)
     ``stratify=True``: the first roll of the dice of game ``i`` is outcome ``i mod 36`` of the 36
@@ -27,11 +28,12 @@ Variance reduction (as GNU Backgammon does it; off by default, on in hints)
     of the results *within* the 36 first-roll strata (the part of the spread the stratification
     does not remove).
 
-    ``truncate=N``: each game stops once ``N`` turns have been played (a turn is one player's roll
-    and play, with the re-rolls of a Mexican chain) and the position reached is valued by
-    ``evaluator`` (a net of :mod:`backgammon_lab.analysis.nets`, or a solved Mini-Gam table; by
-    default the net of a :class:`~backgammon_lab.analysis.netbot.NetBot`, else the variant's shipped
-    net): its winning chance and cubeless equity count in place of a result.
+    ``truncate=N`` (in the options): each game stops once ``N`` turns have been played (a turn is one
+    player's roll and play, with the re-rolls of a Mexican chain) and the position reached is valued
+    by the options' ``evaluator`` (a net of :mod:`backgammon_lab.analysis.nets`, a solved Mini-Gam
+    table, ``"net"``, ``"exact"`` or an evaluator; by default the net of a
+    :class:`~backgammon_lab.analysis.netbot.NetBot`, else the variant's shipped net): its winning
+    chance and cubeless equity count in place of a result.
 
     ``RolloutResult.plain_stderr`` is the error a plain rollout of the same number of games would
     have at this winning chance (``sqrt(win (1 - win) / games)``), for comparison.
@@ -43,7 +45,7 @@ import math
 import multiprocessing
 import random
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +55,7 @@ from ..game import Game
 from ..position import Player, Position, Roll, other
 from ..variants import find_variant
 from .bots import Bot, HeuristicBot
+from .options import Options, as_options
 from .table import Table, fmt_prob
 
 __all__ = ["rollout", "RolloutResult", "play_out", "sample_positions", "turn_state", "RolloutError", "first_rolls",
@@ -60,6 +63,9 @@ __all__ = ["rollout", "RolloutResult", "play_out", "sample_positions", "turn_sta
 
 #: A game longer than this many actions is stopped and counted as a loss for both (never seen).
 MAX_ACTIONS = 20000
+
+#: The games of a rollout whose options give none.
+DEFAULT_GAMES = 1000
 
 #: The 36 ordered outcomes of two dice.
 _OUTCOMES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
@@ -303,49 +309,57 @@ def _default_evaluator(bot: Bot, state: TurnState) -> Any:
 
     net = shipped_net(state.variant)
     if net is None:
-        raise RolloutError(f"truncate needs an evaluator for {state.variant!r}: pass evaluator= (a net or a solved "
-                           "table) or roll out with a NetBot")
+        raise RolloutError(f"truncate needs an evaluator for {state.variant!r}: give the options one "
+                           "(Options(evaluator=net), a net or a solved table) or roll out with a NetBot")
     return net
 
 
-def rollout(start: Position | Game | TurnState, bot: Bot | None = None, *, games: int = 1000, seed: int = 0,
-            workers: int = 1, executor: Executor | None = None, progress: bool = True,
-            opponent: Bot | None = None, player: Player | None = None, chunk: int | None = None,
-            stratify: bool = False, truncate: int | None = None, evaluator: Any = None) -> RolloutResult:
-    """Play ``start`` out ``games`` times and return the winning chance of the side to act.
+def _truncation_evaluator(choice: Any, bot: Bot, state: TurnState) -> Any:
+    """What values a truncated game: the options' ``evaluator`` as a net or a solved table (the
+    bot's net, else the shipped net, when it names none)."""
+    if choice is None:
+        return _default_evaluator(bot, state)
+    from .search import evaluator_for
+
+    ev = evaluator_for(state.position, choice)
+    return ev.net if ev.net is not None else ev.table
+
+
+def rollout(start: Position | Game | TurnState, options: Options | None = None, *, opponent: Bot | None = None,
+            player: Player | None = None, stratify: bool = False, chunk: int | None = None) -> RolloutResult:
+    """Play ``start`` out and return the winning chance of the side to act.
 
     ``start`` is a Position (its ``turn`` rolls next), a Game or an engine state at any point; a
     game still at the opening is rolled out for White. ``player`` chooses the side the result is
-    for instead. ``bot`` plays that side and the other (default :class:`HeuristicBot`) unless
-    ``opponent`` plays the other one. ``seed`` makes the rollout repeatable; ``executor`` (any
-    :class:`concurrent.futures.Executor`) or ``workers=2`` (a process pool made for the call)
-    spread the games and give the same numbers. ``progress`` shows a tqdm bar (``tqdm.auto``: a
-    widget in notebooks, text in terminals).
+    for instead. ``options`` (an :class:`~backgammon_lab.analysis.options.Options`; None: the
+    defaults) give the ``games`` (default 1,000), the ``seed`` that makes the rollout repeatable,
+    the ``bot`` that plays that side and the other (default :class:`HeuristicBot`) unless
+    ``opponent`` plays the other one, the ``executor`` (any :class:`concurrent.futures.Executor`)
+    or ``workers`` (a process pool made for the call) that spread the games, with the same numbers,
+    and ``progress`` (a tqdm bar: ``tqdm.auto``, a widget in notebooks, text in terminals).
+    ``chunk``: games a job (default: about 8 jobs a worker, at most 100 games each).
 
     Variance reduction (module docstring): ``stratify`` the first rolls over the 36 (from 1,296
-    games, 1,296) outcomes; ``truncate`` each game after that many turns, valued by ``evaluator``.
+    games, 1,296) outcomes; the options' ``truncate`` stops each game after that many turns, valued
+    by their ``evaluator``.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise RolloutError(f"a rollout needs a whole number of games, at least 1, not {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise RolloutError(f"workers must be a whole number, at least 1, not {workers!r}")
-    if truncate is not None and (isinstance(truncate, bool) or not isinstance(truncate, int) or truncate < 1):
-        raise RolloutError(f"truncate is a whole number of turns, at least 1, or None, not {truncate!r}")
+    options = as_options(options)
+    games = options.games if options.games is not None else DEFAULT_GAMES
+    seed, workers, executor, truncate = options.seed, options.workers, options.executor, options.truncate
     if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
         raise RolloutError(f"chunk is a whole number of games, at least 1, not {chunk!r}")
     template, first = _template(start)
     player = first if player is None else player
-    bot = bot if bot is not None else HeuristicBot()
+    bot = options.bot if options.bot is not None else HeuristicBot()
     opp_bot = opponent if opponent is not None else bot
-    if truncate is not None and evaluator is None:
-        evaluator = _default_evaluator(bot, template)
+    evaluator = _truncation_evaluator(options.evaluator, bot, template) if truncate is not None else None
     spread = executor is not None or workers > 1
     size = chunk or max(1, min(100, games // (8 * (workers if executor is None else 2)) or 1))
     jobs: list[Job] = [(template, bot, opp_bot, player, seed, lo, hi, bool(stratify), truncate, evaluator, games)
                        for lo, hi in _chunks(games, size)]
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=games, desc="rollout", unit="game", disable=not progress, leave=False)
+    bar = tqdm(total=games, desc="rollout", unit="game", disable=not options.progress, leave=False)
     results: list[tuple[float, float, int]] = []
     try:
         if not spread or len(jobs) == 1:

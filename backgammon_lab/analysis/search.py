@@ -36,14 +36,11 @@ from ..errors import AnalysisError, TableMissingError
 from ..position import Position, Roll
 from . import bearoff as _bearoff
 from . import nets as _nets
-from .selfplay import MAX_PLY, kernel, workspace
+from .options import FILTERS, check_ply
+from .selfplay import kernel, workspace
 
-__all__ = ["Evaluator", "evaluator_for", "check_ply", "equity_of", "rank_key", "FILTERS", "SHORTLIST",
-           "keep_or_reroll_values", "name_values"]
-
-#: GNU Backgammon's "normal" move filter: 1-ply for at most 8 plays within 0.16 equity of the best
-#: at 0-ply, 2-ply for at most 2 plays within 0.04 of the best at 1-ply.
-FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
+__all__ = ["Evaluator", "evaluator_for", "check_ply", "equity_of", "equities", "rank_key", "FILTERS", "SHORTLIST",
+           "keep_or_reroll_values", "name_values"]  # check_ply and FILTERS are the options' (options.py)
 
 #: After a Mexican only this many plays (the best by the cheap value, as if the mover rolled again)
 #: look the naming of doubles up, wherever the search chooses a play.
@@ -51,14 +48,6 @@ SHORTLIST = 3
 
 _EPS = 1e-12
 _DEPTH = {"exact": 5, "rollout": 4, "2-ply": 3, "1-ply": 2, "0-ply": 1}
-
-
-def check_ply(ply: Any) -> int:
-    """``ply`` when it is a look-ahead the search has (0 to :data:`~backgammon_lab.analysis.selfplay.MAX_PLY`),
-    else :class:`~backgammon_lab.errors.AnalysisError`."""
-    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= MAX_PLY:
-        raise AnalysisError(f"ply is {', '.join(str(k) for k in range(MAX_PLY))} or {MAX_PLY}, not {ply!r}")
-    return ply
 
 
 def equity_of(row: np.ndarray) -> float:
@@ -71,6 +60,16 @@ def equity_of(row: np.ndarray) -> float:
     return e
 
 
+def equities(rows: np.ndarray) -> list[float]:
+    """:func:`equity_of` of every row, at once (the same numbers: the same operations in the same
+    order)."""
+    if rows.shape[1] == 5:
+        e = 2.0 * rows[:, 0] - 1.0 + (rows[:, 1] + rows[:, 2] - rows[:, 3] - rows[:, 4])
+    else:
+        e = 2.0 * rows[:, 0] - 1.0
+    return e.tolist()  # type: ignore[no-any-return]
+
+
 def rank_key(entry: dict[str, Any], i: int, equity: float | None = None) -> tuple[int, float, int]:
     """How ranked plays are ordered (best first): the deepest evaluation first, then by equity,
     then by the play's order. ``entry`` is one value of :meth:`Evaluator.rank_plays` (or a
@@ -79,6 +78,8 @@ def rank_key(entry: dict[str, Any], i: int, equity: float | None = None) -> tupl
         e = equity
     elif "equity" in entry:
         e = float(entry["equity"])
+    elif "eq" in entry:
+        e = entry["eq"]
     elif "row" in entry:
         e = equity_of(entry["row"])
     else:
@@ -140,7 +141,14 @@ class Evaluator:
     def _race(self, position: Position) -> _bearoff.BearoffDatabase | None:
         """The bear-off database when ``position`` is a pure bear-off race that this evaluator
         values exactly (built on the first such position, once per machine), else None."""
-        if not self.exact_races or _bearoff.home_configs(position) is None:
+        if not self.exact_races:
+            return None
+        # most positions are not races: a look at the board tuple says so before any array is made
+        b = position.board()
+        n, home = self.variant.points, self.variant.home
+        if b[n + 1] or b[n + 2] or max(b[home + 1:n + 1]) > 0 or min(b[1:n - home + 1]) < 0:
+            return None
+        if _bearoff.home_configs(position) is None:
             return None
         return _bearoff.get_database(self.variant)
 
@@ -202,13 +210,16 @@ class Evaluator:
 
     def play_values(self, state: TurnState) -> np.ndarray:
         """0-ply values for the mover of every play of ``state.plays`` (rows, in order), in one call."""
+        return self._play_values(state, self._race(state.turn_start) if self.table is None else None)
+
+    def _play_values(self, state: TurnState, db: _bearoff.BearoffDatabase | None) -> np.ndarray:
+        """:meth:`play_values`, with the bear-off database when ``state`` is a race (``db``)."""
         plays = state.plays
         assert plays is not None and state.roll is not None
         pos = state.turn_start
         if self.table is not None:
             opp = pos.off[1 if pos.turn == "white" else 0]
             return np.array([[self.table.value_board_after(_nets.play_board(p), opp)] for p in plays])
-        db = self._race(pos)
         if db is not None:
             rows = _bearoff.play_values(state, db)
             assert rows is not None
@@ -298,33 +309,34 @@ class Evaluator:
         row = self.state_value(nxt, ply)
         return row if nxt.player == state.player else _nets.flip(row)
 
-    def rank_plays(self, state: TurnState, ply: int = 0, filters: Sequence[tuple[int, float]] = FILTERS,
-                   candidates: int | None = None) -> dict[int, dict[str, Any]]:
+    def rank_plays(self, state: TurnState, ply: int = 0, filters: Sequence[tuple[int, float]] = FILTERS
+                   ) -> dict[int, dict[str, Any]]:
         """Every play of ``state`` (by index) with its values: ``row`` (the deepest ply reached),
-        ``how`` (``"0-ply"`` .. ``"2-ply"``, or ``"exact"``) and ``rows`` (by ply). Each deeper ply
-        goes only to the plays of the ply before that pass the move filter of that depth
-        (``filters``: (at most this many, within this equity of the best); ``candidates``
-        overrides the first one's count). :func:`rank_key` orders them."""
+        ``eq`` (its equity), ``how`` (``"0-ply"`` .. ``"2-ply"``, or ``"exact"``) and ``rows`` (by
+        ply). Each deeper ply goes only to the plays of the ply before that pass the move filter of
+        that depth (``filters``: (at most this many, within this equity of the best); none: every
+        play). :func:`rank_key` orders them."""
         ply = check_ply(ply)
-        rows0 = self.play_values(state)
-        race = self._race(state.turn_start) is not None  # the bear-off database's values are exact
+        db = self._race(state.turn_start) if self.table is None else None
+        rows0 = self._play_values(state, db)
+        race = db is not None  # the bear-off database's values are exact
         how0 = "exact" if self.kind == "exact" or race else "0-ply"
-        ranked = {i: {"row": rows0[i], "how": how0, "rows": {how0: rows0[i]}} for i in range(len(rows0))}
-        if self.kind != "net" or race:
+        eqs = equities(rows0)
+        ranked = {i: {"row": row, "eq": e, "how": how0, "rows": {how0: row}}
+                  for i, (row, e) in enumerate(zip(rows0, eqs, strict=True))}
+        if self.kind != "net" or race or not ply:
             return ranked
         plays = state.plays
         assert plays is not None
         flist = list(filters)
-        if candidates is not None and flist:
-            flist[0] = (candidates, flist[0][1])
         for depth in range(1, ply + 1):
-            scores = {i: equity_of(ranked[i]["row"]) for i in ranked}
+            scores = {i: ranked[i]["eq"] for i in ranked}
             order = sorted(scores, key=lambda i: (-scores[i], i))
             prev = [i for i in order if ranked[i]["how"] == f"{depth - 1}-ply"]  # the plays that may go deeper
             count, threshold = flist[min(depth, len(flist)) - 1] if flist else (len(plays), 1e9)
             for i in move_filter(prev, scores, count, threshold):
                 row = self.after_value(state, MakePlay(plays[i]), depth)
-                ranked[i].update(row=row, how=f"{depth}-ply")
+                ranked[i].update(row=row, eq=equity_of(row), how=f"{depth}-ply")
                 ranked[i]["rows"][f"{depth}-ply"] = row
         return ranked
 
@@ -337,36 +349,56 @@ def move_filter(order: list[int], scores: dict[int, float], count: int, threshol
     return [i for i in order if top - scores[i] <= threshold + _EPS][:count]
 
 
-def evaluator_for(position: Position, *, net: Any = None, table: Any = None, exact: bool | None = None
-                  ) -> Evaluator:
-    """The evaluator a hint uses for ``position``: the solved table for Mini-Gam when one is cached
-    (``table`` gives one; boards of up to 4 checkers are solved on the spot) unless ``exact`` is
-    False, else ``net`` or the variant's shipped net. Raises
-    :class:`~backgammon_lab.errors.TableMissingError` when neither is there."""
-    v = position.variant
-    if table is not None and exact is not False:
-        if table.variant != v:
-            raise AnalysisError(f"the table solves {table.variant!r}, not {v!r}")
-        return Evaluator(table=table)
-    if exact is not False and net is None:
-        from .solve import get_table, solvable
+_SHIPPED: dict[Any, Evaluator] = {}  # by variant: the shipped net's evaluator
 
-        if solvable(v):
-            t = get_table(v, build=v.checkers <= 4)
-            if t is not None:
-                return Evaluator(table=t)
-            if exact:
-                raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve "
-                                        f"minigam{' --checkers ' + str(v.checkers) if v.checkers != 8 else ''}`")
-    if exact:
-        raise TableMissingError(f"no exact values for {v!r}: only Mini-Gam is solved")
-    if net is None:
+
+def evaluator_for(position: Position, choice: Any = None, *, solved: bool = True) -> Evaluator:
+    """The evaluator of ``position``'s variant that ``choice`` (an options' ``evaluator``, see
+    :class:`~backgammon_lab.analysis.options.Options`) names: ``None`` the solved table for Mini-Gam
+    when one is at hand (boards of up to 4 checkers are solved on the spot), else the variant's
+    shipped net; ``"exact"`` the table; ``"net"`` the shipped net; a net, a table or an
+    :class:`Evaluator` itself (checked against the variant). ``solved=False`` never picks a table
+    for ``None`` (decisions the table does not value). Raises
+    :class:`~backgammon_lab.errors.TableMissingError` when there is nothing to value with."""
+    v = position.variant
+    if isinstance(choice, Evaluator):
+        choice.check(position)
+        return choice
+    if choice is None or choice == "exact":
+        exact = choice == "exact"
+        if solved or exact:
+            from .solve import get_table, solvable
+
+            if solvable(v):
+                t = get_table(v, build=v.checkers <= 4)
+                if t is not None:
+                    return Evaluator(table=t)
+                if exact:
+                    raise TableMissingError("no solved Mini-Gam table for this position; run `backgammon-lab solve "
+                                            f"minigam{' --checkers ' + str(v.checkers) if v.checkers != 8 else ''}`")
+        if exact:
+            raise TableMissingError(f"no exact values for {v!r}: only Mini-Gam is solved")
+        choice = "net"
+    if choice == "net":
         net = _nets.shipped_net(v)
         if net is None:
             raise TableMissingError(f"no net is shipped for {v!r}; train one with `backgammon-lab train {v.name} "
-                                    "--games N`, or pass net=")
-    net.check_variant(v)
-    return Evaluator(net=net)
+                                    "--games N`, or give one: Options(evaluator=net)")
+        kept = _SHIPPED.get(v)
+        if kept is None or kept.net is not net:  # one evaluator for the shipped net: its weights read once
+            kept = _SHIPPED[v] = Evaluator(net=net)
+        return kept
+    if isinstance(choice, _nets.Net):
+        choice.check_variant(v)
+        return Evaluator(net=choice)
+    from .solve import MiniGamTable
+
+    if isinstance(choice, MiniGamTable):
+        if choice.variant != v:
+            raise AnalysisError(f"the table solves {choice.variant!r}, not {v!r}")
+        return Evaluator(table=choice)
+    raise AnalysisError(f"evaluator: expected 'exact', 'net', a Net, a solved table or an Evaluator, "
+                        f"not {choice!r:.200}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,12 +4,12 @@
 >>> from backgammon_lab.analysis.solve import solve
 >>> table = solve(2, progress=False)
 >>> g = Game("minigam", position=Position.from_string("minigam;checkers=2/w/bar,5/4,off"), dice=(4, 2))
->>> v = judge(g, "bar/3*/1", table=table)
+>>> v = judge(g, "bar/3*/1", Options(evaluator=table))
 >>> v.is_best, v.best_text, v.mark
 (False, 'bar/3* 5/3', 'very bad')
 >>> v.sentence
 'bar/3*/1 loses 11.3% against the best play bar/3* 5/3.'
->>> judge(g, "bar/3* 5/3", table=table).sentence
+>>> judge(g, "bar/3* 5/3", Options(evaluator=table)).sentence
 'bar/3* 5/3 is the best play.'
 
 :func:`judge` takes the game (a :class:`~backgammon_lab.game.Game` or the engine's
@@ -18,13 +18,15 @@
 ``"keep"``/``"reroll"`` for the opening dice (M2) or the doubles named after a Mexican (M8). It
 answers with a :class:`Verdict`: the loss against the best choice (winning chance and equity), the
 best choice and its steps (for arrows on the board), a mark with GNU Backgammon's thresholds, and
-one sentence. Values are exact for Mini-Gam when the solved table is at hand, else the variant's
-net (at ``ply`` 0 by default: fast enough to run on every move).
+one sentence. The values are a hint's (:func:`~backgammon_lab.analysis.hints.hint` with the same
+:class:`~backgammon_lab.analysis.options.Options`): exact for Mini-Gam when the solved table is at
+hand, else the variant's net, by default 2 rolls ahead (1 in Mexican), about a tenth of a second a
+play; ``Options(ply=0)`` judges in about a millisecond.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Choice, NameDoubles, Phase, TurnState
@@ -33,6 +35,7 @@ from ..game import Game
 from ..position import Play, Position, Step
 from .analyse import mark
 from .hints import doubles_hint, hint, opening_hint
+from .options import Options, as_options
 from .search import evaluator_for
 
 __all__ = ["judge", "Verdict"]
@@ -107,19 +110,20 @@ def _state(state_or_game: Any) -> TurnState:
     raise AnalysisError(f"judge takes a Game or a TurnState at a decision, not {state_or_game!r:.200}")
 
 
-def judge(state_or_game: Game | TurnState, choice: Any, *, ply: int = 0, net: Any = None, table: Any = None,
-          exact: bool | None = None) -> Verdict:
-    """Judge ``choice``, made at the decision ``state_or_game`` is at (see the module docstring).
+def judge(state_or_game: Game | TurnState, choice: Any, options: Options | None = None) -> Verdict:
+    """Judge ``choice``, made at the decision ``state_or_game`` is at (see the module docstring),
+    by the search ``options`` say (None: the defaults).
 
     Raises :class:`~backgammon_lab.errors.AnalysisError` when the game is not at a decision or the
     choice is not one of its legal choices; nothing is changed either way.
     """
+    opts = as_options(options)
     st = _state(state_or_game)
     ph = st.phase
     if ph is Phase.PLAY:
         assert st.roll is not None
         start: Position = st.turn_start
-        h = hint(start, st.roll, ply=ply, named=st.named, net=net, table=table, exact=exact)
+        h = hint(start, st.roll, opts, named=st.named)
         rp = h.find(choice)
         best = h.best
         win_loss = max(0.0, rp.error or 0.0) if rp is not best else 0.0
@@ -130,14 +134,15 @@ def judge(state_or_game: Game | TurnState, choice: Any, *, ply: int = 0, net: An
                        "" if len(h.plays) <= 1 else mark(loss), h.method if h.method == "exact" else "net",
                        _sentence(text, bt, win_loss, loss, h.gammons, "play"), h.gammons, best.play)
     if ph is Phase.CHOICE or ph is Phase.NAME:
-        ev = evaluator_for(st.position, net=net, exact=False)
+        ev = evaluator_for(st.position, opts.evaluator, solved=False)
+        opts = replace(opts, evaluator=ev)  # read once, for both the values and ``gammons``
         if ph is Phase.CHOICE:
-            dh = opening_hint(st, ply=ply, evaluator=ev)
+            dh = opening_hint(st, options=opts)
             key: Any = str(choice.value) if isinstance(choice, Choice) else choice
             words: dict[Any, str] = {"keep": "Keeping the dice", "reroll": "Rolling again"}
             what = "choice"
         else:
-            dh = doubles_hint(st, ply=ply, evaluator=ev)
+            dh = doubles_hint(st, opts)
             key = choice.number if isinstance(choice, NameDoubles) else choice
             words = {k: f"Naming {k}-{k}" for k in range(1, 7)}
             what = "doubles to name"

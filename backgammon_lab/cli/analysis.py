@@ -6,7 +6,9 @@
   get the exact value). ``--batch`` reads one position a line on stdin (its JSON form, a position
   string, or ``{"position": ..., "variant": ...}``; the JSON form may add ``"options"``, e.g.
   ``{"checkers": 3}``) and writes ``{"win": p}`` a line, p for the side to move.
-* ``backgammon-lab hint POSITION --dice A-B [--json]`` -- every legal play ranked.
+* ``backgammon-lab hint POSITION --dice A-B [--ply K] [--json]`` -- every legal play ranked (by
+  default 2 rolls ahead, 1 in Mexican).
+* ``backgammon-lab analyse RECORD [--ply K]`` -- every decision of a game judged.
 * ``backgammon-lab solve minigam [--out PATH] [--checkers K]`` -- solve Mini-Gam and cache the table.
 """
 
@@ -94,9 +96,11 @@ def position_value(position: Position, *, games: int = VALUE_GAMES, seed: int = 
         if table.variant != position.variant:
             raise BackgammonError(f"the table solves {table.variant!r}, not {position.variant!r}")
         return {"win": table.value(position), "method": "exact"}
+    from ..analysis.options import Options
     from ..analysis.rollout import rollout
 
-    r = rollout(position, bot or HeuristicBot(), games=games, seed=seed, workers=workers, progress=progress)
+    r = rollout(position, Options(games=games, seed=seed, bot=bot or HeuristicBot(), workers=workers,
+                                  progress=progress))
     return {"win": r.win, "method": "rollout", "stderr": r.stderr, "games": r.games, "seed": seed, "bot": r.bot}
 
 
@@ -145,6 +149,7 @@ def _cmd_value(args: argparse.Namespace) -> int:
 
 def _cmd_hint(args: argparse.Namespace) -> int:
     from ..analysis.hints import hint
+    from ..analysis.options import FILTERS, Options
     from ..analysis.solve import get_table, solvable
 
     games = args.rollout or (args.games if args.bot is not None else 0)  # --bot: a rollout by that bot
@@ -164,9 +169,12 @@ def _cmd_hint(args: argparse.Namespace) -> int:
                  f"`{_solve_command(pos)}` computes the exact values once (about 20 seconds) and caches them")
     if table is not None and games:
         note("the solved table's values are exact, so no rollout is needed and none is made")
-    h = hint(pos, dice, ply=args.ply, rollout=games, truncate=args.truncate, seed=args.seed,
-             bot=_bot(args.bot) if args.bot is not None else None, workers=args.workers, table=table,
-             exact=None if table is not None else False, candidates=args.candidates, progress=show_progress(args))
+    filters = ((args.candidates, FILTERS[0][1]), *FILTERS[1:]) if args.candidates else FILTERS
+    options = Options(ply=args.ply, filters=filters, evaluator=table if table is not None else "net",
+                      games=games or None, truncate=args.truncate, seed=args.seed,
+                      bot=_bot(args.bot) if args.bot is not None else None, workers=args.workers,
+                      progress=show_progress(args))
+    h = hint(pos, dice, options)
     if args.json:
         print(json.dumps(h.to_json()))
     else:
@@ -181,9 +189,9 @@ def _filter_note(h: Any, args: argparse.Namespace, *, rollout: bool) -> str:
     """The sentence saying that gnubg's move filter left out plays that ``--candidates`` (or its
     default, 8) would have let in: only plays within 0.16 equity of the best at 0-ply go deeper
     or are rolled out. Empty when nothing was left out, or no filter was used."""
-    from ..analysis.hints import FILTERS
+    from ..analysis.options import FILTERS
 
-    if h.method not in ("net", "rollout") or (not rollout and args.ply == 0):
+    if h.method not in ("net", "rollout") or (not rollout and h.ply == 0):
         return ""
     count, threshold = FILTERS[0]
     wanted = min(args.candidates or count, len(h.plays))
@@ -191,7 +199,7 @@ def _filter_note(h: Any, args: argparse.Namespace, *, rollout: bool) -> str:
     got = sum(1 for rp in h.plays if rp.how in deeper)
     if got >= wanted or not any(rp.how == "0-ply" for rp in h.plays):
         return ""
-    what = "rolled out" if rollout else f"looked at {args.ply}-ply"
+    what = "rolled out" if rollout else f"looked at {h.ply}-ply"
     asked = f"--candidates {args.candidates}" if args.candidates else f"the default --candidates {count}"
     return (f"{got} of the {len(h.plays)} plays {'was' if got == 1 else 'were'} {what}, though {asked} "
             f"allows {wanted}: a play is a candidate only within {threshold} equity of the best at 0-ply "
@@ -202,11 +210,12 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     import sys
 
     from ..analysis.analyse import analyse
+    from ..analysis.options import Options
 
     if args.svg is not None:  # checked before the analysis, which takes a while
         check_output_path(args.svg, "--svg", "chart.svg")
     text = _read_record(args.record, sys.stdin)
-    a = analyse(_game_of_file(text, args.game, args.record), ply=args.ply)
+    a = analyse(_game_of_file(text, args.game, args.record), Options(ply=args.ply))
     failed = None
     if args.svg is not None:
         try:
@@ -326,8 +335,9 @@ def add_subcommands(sub: Any) -> None:
                     help="look deeper (or roll out) at most the best N plays (default 8); of those, only the "
                          "plays within 0.16 equity of the best at 0-ply (GNU Backgammon's move filter), so "
                          "fewer may be looked at (a note says so)")
-    hi.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
-                    help="the net's look-ahead in rolls (default 0: the net on each play's position)")
+    hi.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
+                    help="the net's look-ahead in rolls (default 2, in Mexican 1; 0: the net on each play's "
+                         "position, about a millisecond)")
     hi.add_argument("--rollout", type=positive_int, default=None, metavar="N",
                     help="roll the best plays out N games each with the net's bot (variance reduced)")
     hi.add_argument("--truncate", type=positive_int, default=None, metavar="T",
@@ -338,7 +348,8 @@ def add_subcommands(sub: Any) -> None:
     an.add_argument("record", metavar="RECORD", help="a game record (JSON, as Game.to_json writes it), a game file "
                     "(.mat, SGF), or - for stdin")
     an.add_argument("--game", type=positive_int, metavar="N", help="the game of a match file to analyse (default 1)")
-    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=0, help="the net's look-ahead (default 0)")
+    an.add_argument("--ply", type=int, choices=(0, 1, 2), default=None,
+                    help="the net's look-ahead in rolls (default 2, in Mexican 1; 0 is fastest)")
     an.add_argument("--json", action="store_true", help="print JSON")
     an.add_argument("--svg", metavar="PATH", help="also write the chart of White's winning chance to PATH")
     an.add_argument("--all", action="store_true", help="list every decision (default: only the marked ones)")

@@ -238,10 +238,11 @@ ROLLS_36 = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 def head_to_head(start: Position, a: Any, b: Any, *, games: int = 200, seed: int = 7) -> float:
     """How often bot ``a`` beats bot ``b`` from ``start``, each rolling first in half of the games
     (seeded rollouts: the same numbers on every run)."""
+    from ..analysis.options import Options
     from ..analysis.rollout import rollout
 
-    first = rollout(start, a, opponent=b, games=games // 2, seed=seed, progress=False)
-    second = rollout(start, b, opponent=a, games=games // 2, seed=seed, progress=False)
+    first = rollout(start, Options(games=games // 2, seed=seed, bot=a), opponent=b)
+    second = rollout(start, Options(games=games // 2, seed=seed, bot=b), opponent=a)
     return float((first.win + (1 - second.win)) / 2)
 
 
