@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from ..errors import BackgammonError, DiceError, RenderError
-from ..position import BLACK, WHITE, Play, Player, Position, Roll, Step, other
+from ..position import BLACK, OFF, WHITE, Play, Player, Position, Roll, Step, other
 from ..variants import Variant
 from ._geometry import layout
 from ._theme import THEMES, Theme
@@ -94,8 +94,8 @@ def read_names(names: object, limit: int) -> dict[Player, str]:
     return out
 
 
-def read_points(items: object, n: int, what: str) -> tuple[int, ...]:
-    """Points in the mover's numbering (0 = tray, N+1 = bar), sorted, each once."""
+def read_points(items: object, v: Variant, what: str) -> tuple[int, ...]:
+    """Points in the mover's numbering (``OFF`` = tray, ``v.bar`` = bar), sorted, each once."""
     if items is None:
         return ()
     if is_int(items):
@@ -103,26 +103,27 @@ def read_points(items: object, n: int, what: str) -> tuple[int, ...]:
     elif isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise RenderError(f"{what}: expected a point number or a list of them, not {quote(items)}")
     out: set[int] = set()
+    n = v.points
     for x in items:
-        if not is_int(x) or not 0 <= x <= n + 1:
+        if not is_int(x) or not OFF <= x <= v.bar:
             raise RenderError(f"{what}: {quote(x)} is not a point of a {n}-point board "
-                              f"(1..{n}, {n + 1} = bar, 0 = off)")
+                              f"(1..{n}, {v.bar} = bar, {OFF} = off)")
         out.add(x)
     return tuple(sorted(out))
 
 
-def _parse_move_text(text: str, n: int, what: str) -> list[tuple[int, int]]:
+def _parse_move_text(text: str, v: Variant, what: str) -> list[tuple[int, int]]:
     from ..notation import parse_steps
 
     try:
-        return parse_steps(text, n)
+        return parse_steps(text, v.points)
     except BackgammonError:
         raise
     except (TypeError, ValueError, OverflowError) as e:  # the core's parser should not let these out
         raise RenderError(f"{what}: cannot read the move {quote(text)}: {e}") from None
 
 
-def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow, ...]:
+def read_steps(items: object, player: Player, v: Variant, what: str) -> tuple[Arrow, ...]:
     """Arrows or a last play as ``(player, start, end, group)`` in that player's numbering;
     ``player`` numbers the steps given without a Play. Each Play or move text is a group of its
     own; consecutive Steps or pairs share one."""
@@ -141,7 +142,7 @@ def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow,
             if isinstance(it, Play):
                 out.extend((it.position.turn, s.start, s.end, group) for s in it.steps)
             else:
-                out.extend((player, a, b, group) for a, b in _parse_move_text(it, n, what))
+                out.extend((player, a, b, group) for a, b in _parse_move_text(it, v, what))
             continue
         if not loose:
             group, loose = group + 1, True
@@ -156,10 +157,11 @@ def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow,
         if not is_int(a) or not is_int(b):
             raise RenderError(f"{what}: {quote(it)} must hold integer points")
         out.append((player, a, b, group))
+    n = v.points
     for _who, a, b, _g in out:
-        if not (1 <= a <= n + 1 and 0 <= b <= n):
+        if not (1 <= a <= v.bar and OFF <= b <= n):
             raise RenderError(f"{what}: step {a}/{b} is not on a {n}-point board "
-                              f"(starts 1..{n + 1} with {n + 1} = bar, ends {n}..0 with 0 = off)")
+                              f"(starts 1..{v.bar} with {v.bar} = bar, ends {n}..0 with {OFF} = off)")
     return tuple(out)
 
 
@@ -306,17 +308,17 @@ def read_options(position: object, *, orientation: object, size: object, theme: 
     viewer = read_orientation(orientation)
     th = read_theme(theme)
     width = read_size(size)
-    n = position.variant.points
+    v = position.variant
     mover = position.turn
-    dv = read_dice(position.variant, dice, dice_left, named_double)
-    sel = read_points(selected, n, "selected")
-    tgt = read_points(targets, n, "targets")
-    hil = read_points(highlight, n, "highlight")
-    arr = read_steps(arrows, mover, n, "arrows")
-    last = read_steps(lastmove, player_of(lastmove, other(mover)), n, "lastmove")
-    done = read_steps(played, mover, n, "played")
+    dv = read_dice(v, dice, dice_left, named_double)
+    sel = read_points(selected, v, "selected")
+    tgt = read_points(targets, v, "targets")
+    hil = read_points(highlight, v, "highlight")
+    arr = read_steps(arrows, mover, v, "arrows")
+    last = read_steps(lastmove, player_of(lastmove, other(mover)), v, "lastmove")
+    done = read_steps(played, mover, v, "played")
     lost = read_lost(lost_dice)
-    nm = read_names(names, layout(n, viewer, bool(numbers)).name_chars)
+    nm = read_names(names, layout(v, viewer, bool(numbers)).name_chars)
     cap = clean(caption) if caption is not None else ""
     prefix = read_id_prefix(id_prefix)
     return Spec(position, viewer, width, th, dv, bool(reroll_due), sel, tgt, hil, arr, last, done,
