@@ -150,11 +150,9 @@ def whole_number(value: Any, what: str, lo: int | None = None, hi: int | None = 
       ...
     backgammon_lab.errors.BackgammonError: --top: expected a whole number of at least 1, not '0'
     """
+    if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
+        return value  # the common case, before any message is written
     head = f"{what}: " if what else ""
-    if lo is not None and hi is not None:
-        span = f" from {lo:,} to {hi:,}"
-    else:
-        span = f" of at least {lo:,}" if lo is not None else (f" of at most {hi:,}" if hi is not None else "")
     number: int | None = None
     if isinstance(value, str):
         m = _WHOLE_TEXT.fullmatch(value.strip()) if text else None
@@ -173,6 +171,10 @@ def whole_number(value: Any, what: str, lo: int | None = None, hi: int | None = 
         except TypeError:
             number = None
     if number is None:
+        if lo is not None and hi is not None:
+            span = f" from {lo:,} to {hi:,}"
+        else:
+            span = f" of at least {lo:,}" if lo is not None else (f" of at most {hi:,}" if hi is not None else "")
         raise error(f"{head}expected a whole number{span}, not {show(value)}")
     if lo is not None and number < lo:
         raise error(f"{head}expected a whole number of at least {lo:,}, not {show(value)}")

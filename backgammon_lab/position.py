@@ -18,7 +18,7 @@ from operator import neg as _neg
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import textforms
-from .errors import DiceError, NotationError, PositionError, show
+from .errors import DiceError, NotationError, PositionError, show, whole_number
 from .variants import Variant, find_variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; rules imports this module
@@ -390,12 +390,10 @@ def _int_tuple(value: Any, name: str) -> tuple[int, ...]:
         raise PositionError(f"{name} must be a list of integers, not {show(value)}") from None
     if len(out) > 100:
         raise PositionError(f"{name} must be a short list of integers, not {show(value)}")
-    for x in out:
-        if not isinstance(x, int) or isinstance(x, bool):
-            raise PositionError(f"{name} must hold integers only; got {show(x)} in {show(list(out))}")
-        if not -_BIG < x < _BIG:
-            raise PositionError(f"{name} holds a count far too large for a board: {show(x, 60)}")
-    return out
+    try:
+        return tuple(whole_number(x, name, 1 - _BIG, _BIG - 1, error=PositionError) for x in out)
+    except PositionError as e:
+        raise PositionError(f"{e} (in {show(list(out))})") from None
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -448,10 +446,14 @@ class Roll:
     second: int
 
     def __post_init__(self) -> None:
-        for d in (self.first, self.second):
-            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise DiceError(f"a die shows 1 to 6, not {show(d, 60)} (roll {show(self.first, 60)}-"
-                                f"{show(self.second, 60)})")
+        try:
+            first = whole_number(self.first, "a die", 1, 6, error=DiceError)
+            second = whole_number(self.second, "a die", 1, 6, error=DiceError)
+        except DiceError as e:
+            raise DiceError(f"{e} (roll {show(self.first, 60)}-{show(self.second, 60)})") from None
+        if type(self.first) is not int or type(self.second) is not int:  # numpy's integers, say
+            object.__setattr__(self, "first", first)
+            object.__setattr__(self, "second", second)
 
     @classmethod
     def parse(cls, value: Any) -> Roll:

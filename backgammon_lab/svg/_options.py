@@ -9,13 +9,11 @@ and what the dice show after named doubles is what the caller says.
 from __future__ import annotations
 
 import hashlib
-import operator
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeGuard
 
-from ..errors import BackgammonError, DiceError, RenderError
+from ..errors import BackgammonError, DiceError, RenderError, whole_number
 from ..position import BLACK, OFF, WHITE, Play, Player, Position, Roll, Step, other
 from ..variants import Variant
 from ._geometry import layout
@@ -44,9 +42,13 @@ def quote(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def is_int(x: object) -> TypeGuard[int]:
-    """An ``int`` that is not a ``bool``."""
-    return isinstance(x, int) and not isinstance(x, bool)
+def whole(x: object, lo: int | None = None, hi: int | None = None) -> int | None:
+    """``x`` as a whole number from ``lo`` to ``hi`` (:func:`~backgammon_lab.errors.whole_number`
+    decides), or ``None``: each option's reader then refuses it in its own words."""
+    try:
+        return whole_number(x, "", lo, hi)
+    except BackgammonError:
+        return None
 
 
 def read_orientation(orientation: object) -> Player:
@@ -66,8 +68,9 @@ def read_theme(theme: object) -> Theme:
 def read_size(size: object) -> int | None:
     if size is None:
         return None
-    if is_int(size) and 0 < size <= MAX_SIZE:
-        return size
+    n = whole(size, 1, MAX_SIZE)
+    if n is not None:
+        return n
     raise RenderError(f"size is a number of pixels from 1 to {MAX_SIZE}, not {quote(size)}")
 
 
@@ -98,17 +101,18 @@ def read_points(items: object, v: Variant, what: str) -> tuple[int, ...]:
     """Points in the mover's numbering (``OFF`` = tray, ``v.bar`` = bar), sorted, each once."""
     if items is None:
         return ()
-    if is_int(items):
+    if whole(items) is not None:
         items = (items,)
     elif isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise RenderError(f"{what}: expected a point number or a list of them, not {quote(items)}")
     out: set[int] = set()
     n = v.points
     for x in items:
-        if not is_int(x) or not OFF <= x <= v.bar:
+        point = whole(x, OFF, v.bar)
+        if point is None:
             raise RenderError(f"{what}: {quote(x)} is not a point of a {n}-point board "
                               f"(1..{n}, {v.bar} = bar, {OFF} = off)")
-        out.add(x)
+        out.add(point)
     return tuple(sorted(out))
 
 
@@ -154,9 +158,10 @@ def read_steps(items: object, player: Player, v: Variant, what: str) -> tuple[Ar
         except (TypeError, IndexError, KeyError):
             raise RenderError(f"{what}: {quote(it)} is not a Step, a Play, move text or a "
                               "(start, end) pair") from None
-        if not is_int(a) or not is_int(b):
+        start, end = whole(a), whole(b)
+        if start is None or end is None:
             raise RenderError(f"{what}: {quote(it)} must hold integer points")
-        out.append((player, a, b, group))
+        out.append((player, start, end, group))
     n = v.points
     for _who, a, b, _g in out:
         if not (1 <= a <= v.bar and OFF <= b <= n):
@@ -212,9 +217,10 @@ def _used_flags(in_play: tuple[int, ...], dice_left: object) -> tuple[int, ...]:
     given = list(dice_left)
     remaining: list[int] = []
     for d in given:
-        if isinstance(d, bool) or not hasattr(type(d), "__index__"):
+        die = whole(d)
+        if die is None:
             raise DiceError(f"dice_left must be a list of die numbers, not {quote(dice_left)}")
-        remaining.append(operator.index(d))
+        remaining.append(die)
     flags = [1] * len(in_play)
     # The dice still to play are the last ones of their value; used ones come first.
     for i in range(len(in_play) - 1, -1, -1):
@@ -242,9 +248,10 @@ def read_dice(variant: Variant, dice: object, dice_left: object, named_double: o
     if named_double is None:
         in_play = _moves(variant, roll)
         return DiceView((), in_play, _used_flags(in_play, dice_left), None, f"dice {roll}")
-    if not is_int(named_double) or not 1 <= named_double <= 6:
+    k = whole(named_double, 1, 6)
+    if k is None:
         raise DiceError(f"named_double must be a number 1-6, not {quote(named_double)}")
-    named = Roll(named_double, named_double)
+    named = Roll(k, k)
     in_play = _moves(variant, named)
     if roll == named:
         return DiceView((), in_play, _used_flags(in_play, dice_left), named.first, f"named {named}")
@@ -258,8 +265,9 @@ def read_lost(lost: object) -> tuple[int, ...]:
         return ()
     if isinstance(lost, (str, bytes)) or not isinstance(lost, Iterable):
         raise DiceError(f"lost_dice must be a list of die numbers, not {quote(lost)}")
-    out = tuple(lost)
-    if len(out) > 4 or not all(is_int(d) and 1 <= d <= 6 for d in out):
+    read = [whole(d, 1, 6) for d in lost]
+    out = tuple(d for d in read if d is not None)
+    if len(read) > 4 or len(out) != len(read):
         raise DiceError(f"lost_dice must be at most four die numbers 1-6, not {quote(lost)}")
     return out
 
