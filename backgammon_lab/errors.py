@@ -134,8 +134,8 @@ def whole_number(value: Any, what: str, lo: int | None = None, hi: int | None = 
     An ``int`` (or any integer type, such as numpy's) is taken as it is; ``True``, ``2.0`` and the
     rest are refused. With ``text`` (the command line) text is read too when it is a sign and the
     digits 0-9, spaces around allowed (so ``'²'``, ``'٣'`` and ``'1e3'`` are refused); without it
-    text is refused like any other value that is no number. Text longer than a bound needs is refused without
-    being converted, so thousands of digits cost nothing. Bad input raises ``error`` (a
+    text is refused like any other value that is no number. Text longer than a bound needs is
+    refused without being converted, so thousands of digits cost nothing. Bad input raises ``error`` (a
     :class:`BackgammonError`), its message starting with ``what`` (the argument's name; empty for a
     message without it, as argparse adds the option itself) and quoting the value: the bound
     broken ("expected a whole number of at least 1", "is too large: at most 6"), or the whole

@@ -258,7 +258,7 @@ def id_text(v: Variant, points: tuple[int, ...], bar: tuple[int, int], turn: str
     for who in _id_players(turn):
         i = 0 if who == _WHITE else 1
         for p in range(1, 25):
-            c = max(points[p - 1], 0) if i == 0 else max(-points[24 - p], 0)
+            c = max(points[p - 1], 0) if i == 0 else max(-points[v.flip(p) - 1], 0)
             bits.extend([1] * c)
             bits.append(0)
         bits.extend([1] * bar[i])
@@ -309,7 +309,7 @@ def id_parts(pid: str, variant: str | Variant = "standard", turn: str = _WHITE) 
         for p in range(1, 25):
             c = cs[p - 1]
             if c:
-                wi = p - 1 if i == 0 else 24 - p
+                wi = v.renumber(p, who) - 1
                 if pts[wi]:
                     raise PositionError(f"Position ID {pid!r} puts both colours on White's point {wi + 1}")
                 pts[wi] = c if i == 0 else -c

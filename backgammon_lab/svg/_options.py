@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..errors import BackgammonError, DiceError, RenderError, whole_number
+from ..moves import parse_steps
 from ..position import BLACK, OFF, WHITE, Play, Player, Position, Roll, Step, other
 from ..variants import Variant
 from ._geometry import layout
@@ -117,8 +118,6 @@ def read_points(items: object, v: Variant, what: str) -> tuple[int, ...]:
 
 
 def _parse_move_text(text: str, v: Variant, what: str) -> list[tuple[int, int]]:
-    from ..notation import parse_steps
-
     try:
         return parse_steps(text, v.points)
     except BackgammonError:
