@@ -44,8 +44,7 @@ def quote(value: object, limit: int = 80) -> str:
 
 
 def whole(x: object, lo: int | None = None, hi: int | None = None) -> int | None:
-    """``x`` as a whole number from ``lo`` to ``hi`` (:func:`~backgammon_lab.errors.whole_number`
-    decides), or ``None``: each option's reader then refuses it in its own words."""
+    """``x`` as a whole number from ``lo`` to ``hi`` (``errors.whole_number`` decides), or None."""
     try:
         return whole_number(x, "", lo, hi)
     except BackgammonError:
@@ -107,12 +106,11 @@ def read_points(items: object, v: Variant, what: str) -> tuple[int, ...]:
     elif isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise RenderError(f"{what}: expected a point number or a list of them, not {quote(items)}")
     out: set[int] = set()
-    n = v.points
     for x in items:
         point = whole(x, OFF, v.bar)
         if point is None:
-            raise RenderError(f"{what}: {quote(x)} is not a point of a {n}-point board "
-                              f"(1..{n}, {v.bar} = bar, {OFF} = off)")
+            raise RenderError(f"{what}: {quote(x)} is not a point of a {v.points}-point board "
+                              f"(1..{v.points}, {v.bar} = bar, {OFF} = off)")
         out.add(point)
     return tuple(sorted(out))
 
@@ -161,11 +159,10 @@ def read_steps(items: object, player: Player, v: Variant, what: str) -> tuple[Ar
         if start is None or end is None:
             raise RenderError(f"{what}: {quote(it)} must hold integer points")
         out.append((player, start, end, group))
-    n = v.points
     for _who, a, b, _g in out:
-        if not (1 <= a <= v.bar and OFF <= b <= n):
-            raise RenderError(f"{what}: step {a}/{b} is not on a {n}-point board "
-                              f"(starts 1..{v.bar} with {v.bar} = bar, ends {n}..0 with {OFF} = off)")
+        if not (1 <= a <= v.bar and OFF <= b <= v.points):
+            raise RenderError(f"{what}: step {a}/{b} is not on a {v.points}-point board "
+                              f"(starts 1..{v.bar} with {v.bar} = bar, ends {v.points}..0 with {OFF} = off)")
     return tuple(out)
 
 
