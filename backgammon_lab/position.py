@@ -247,7 +247,8 @@ class Position:
             return self.off[i]
         if not 1 <= point <= v.points:
             raise PositionError(f"point {show(point)} is not on a {v.points}-point board")
-        x = self.points[point - 1] if i == 0 else -self.points[v.flip(point) - 1]
+        # Black's point q is White's point flip(q) = N+1-q, at index N-q: -q counted from the end
+        x = self.points[point - 1] if i == 0 else -self.points[-point]
         return max(x, 0)
 
     @property
