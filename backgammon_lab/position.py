@@ -239,17 +239,16 @@ class Position:
     def count(self, player: Player, point: int) -> int:
         """Checkers of ``player`` on its own point ``point`` (1..N; ``variant.bar`` (N+1) is the
         bar, :data:`OFF` (0) the tray)."""
-        v = self.variant
         i = self.player_index(player)
-        if point == v.bar:
-            return self.bar[i]
+        if 1 <= point <= self.variant.points:
+            # Black's point q is White's point flip(q) = N+1-q, at index N-q: -q counted from the end
+            x = self.points[point - 1] if i == 0 else -self.points[-point]
+            return max(x, 0)
         if point == OFF:
             return self.off[i]
-        if not 1 <= point <= v.points:
-            raise PositionError(f"point {show(point)} is not on a {v.points}-point board")
-        # Black's point q is White's point flip(q) = N+1-q, at index N-q: -q counted from the end
-        x = self.points[point - 1] if i == 0 else -self.points[-point]
-        return max(x, 0)
+        if point == self.variant.bar:
+            return self.bar[i]
+        raise PositionError(f"point {show(point)} is not on a {self.variant.points}-point board")
 
     @property
     def opponent_off(self) -> int:

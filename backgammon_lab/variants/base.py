@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import ClassVar, Literal
 
 from ..errors import VariantError, show
@@ -248,7 +247,7 @@ class Variant:
         return f"find_variant({self.name!r}{opts})"
 
     # -- geometry: the one place that numbers the bar and turns one side's numbers into the other's --
-    @cached_property
+    @property
     def bar(self) -> int:
         """The bar's number in a player's numbering: ``points + 1``, a step's start when a checker
         enters and the key of ``start`` for checkers that begin on the bar (the tray is
