@@ -18,7 +18,8 @@ from .errors import (
     PositionError,
     VariantError,
 )
-from .position import BLACK, PLAYERS, WHITE, Play, Player, Position, Roll, Step, other
+from .game import Game
+from .position import BLACK, OFF, PLAYERS, WHITE, Play, Player, Position, Roll, Step, other
 from .rules import Explanation, PlayList, check_step, explain_step, legal_plays, legal_steps
 from .variants import VARIANTS, Variant, find_variant
 
@@ -27,7 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AmbiguousMoveError", "BackgammonError", "DiceError", "GameError", "IllegalMoveError",
     "NotationError", "PositionError", "VariantError",
-    "BLACK", "PLAYERS", "WHITE", "Play", "Player", "Position", "Roll", "Step", "other",
+    "BLACK", "OFF", "PLAYERS", "WHITE", "Play", "Player", "Position", "Roll", "Step", "other", "Game",
     "Explanation", "PlayList", "check_step", "explain_step", "legal_plays", "legal_steps",
     "VARIANTS", "Variant", "find_variant", "play", "__version__",
 ]

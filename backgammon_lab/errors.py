@@ -127,33 +127,35 @@ _MOST_DIGITS = 4300
 
 
 def whole_number(value: Any, what: str, lo: int | None = None, hi: int | None = None,
-                 error: type[BackgammonError] = BackgammonError) -> int:
-    """``value`` as a whole number from ``lo`` to ``hi`` (either end left open with ``None``).
+                 error: type[BackgammonError] = BackgammonError, *, text: bool = False) -> int:
+    """``value`` as a whole number from ``lo`` to ``hi`` (either end left open with ``None``): the one
+    check of a count, an index or a size that a caller or the command line gives.
 
-    An ``int`` (or any integer type, such as numpy's) is taken as it is; text is read when it is a
-    sign and the digits 0-9, spaces around allowed (so ``'²'``, ``'٣'`` and ``'1e3'`` are refused);
-    ``True``, ``2.0`` and the rest are refused. Text longer than a bound needs is refused without
-    being converted, so thousands of digits cost nothing. Bad input raises ``error`` (a
+    An ``int`` (or any integer type, such as numpy's) is taken as it is; ``True``, ``2.0`` and the
+    rest are refused. With ``text`` (the command line) text is read too when it is a sign and the
+    digits 0-9, spaces around allowed (so ``'²'``, ``'٣'`` and ``'1e3'`` are refused); without it
+    text is refused like any other value that is no number. Text longer than a bound needs is
+    refused without being converted, so thousands of digits cost nothing. Bad input raises ``error`` (a
     :class:`BackgammonError`), its message starting with ``what`` (the argument's name; empty for a
     message without it, as argparse adds the option itself) and quoting the value: the bound
     broken ("expected a whole number of at least 1", "is too large: at most 6"), or the whole
     range for what is no whole number ("expected a whole number from 1 to 6").
 
-    >>> whole_number(" +07", "--size", 1, 100)
+    >>> whole_number(" +07", "--size", 1, 100, text=True)
     7
-    >>> whole_number("0", "--top", 1)
+    >>> whole_number(3, "games", 1)
+    3
+    >>> whole_number("0", "--top", 1, text=True)
     Traceback (most recent call last):
       ...
     backgammon_lab.errors.BackgammonError: --top: expected a whole number of at least 1, not '0'
     """
+    if type(value) is int and (lo is None or value >= lo) and (hi is None or value <= hi):
+        return value  # the common case, before any message is written
     head = f"{what}: " if what else ""
-    if lo is not None and hi is not None:
-        span = f" from {lo:,} to {hi:,}"
-    else:
-        span = f" of at least {lo:,}" if lo is not None else (f" of at most {hi:,}" if hi is not None else "")
     number: int | None = None
     if isinstance(value, str):
-        m = _WHOLE_TEXT.fullmatch(value.strip())
+        m = _WHOLE_TEXT.fullmatch(value.strip()) if text else None
         if m is not None:
             sign, digits = m.groups()
             bound = lo if sign == "-" else hi
@@ -163,12 +165,16 @@ def whole_number(value: Any, what: str, lo: int | None = None, hi: int | None = 
                 raise error(f"{head}a number of {len(digits)} digits, too long to read (at most {_MOST_DIGITS})")
             else:
                 number = -int(digits) if sign == "-" else int(digits)
-    elif not isinstance(value, (bool, float)):
+    elif not isinstance(value, (bool, float, complex)):
         try:
             number = operator.index(value)
         except TypeError:
             number = None
     if number is None:
+        if lo is not None and hi is not None:
+            span = f" from {lo:,} to {hi:,}"
+        else:
+            span = f" of at least {lo:,}" if lo is not None else (f" of at most {hi:,}" if hi is not None else "")
         raise error(f"{head}expected a whole number{span}, not {show(value)}")
     if lo is not None and number < lo:
         raise error(f"{head}expected a whole number of at least {lo:,}, not {show(value)}")

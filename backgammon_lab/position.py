@@ -1,9 +1,11 @@
 """Positions, steps, plays and rolls: the immutable values the rest of the library passes around.
 
 Geometry (RULES.md, "Geometry, for every variant"): each player numbers the points 1..N from its
-own exit, so the opponent's point q is my point N+1-q. A :class:`Position` stores the board in
-White's numbering: ``points[i]`` is the number of checkers on White's point i+1, positive for
-White, negative for Black.
+own exit, so the opponent's point q is my point N+1-q (:meth:`Variant.flip
+<backgammon_lab.variants.Variant.flip>`); the bar is N+1 (:attr:`Variant.bar
+<backgammon_lab.variants.Variant.bar>`) and the tray :data:`OFF` (0). A :class:`Position` stores
+the board in White's numbering: ``points[i]`` is the number of checkers on White's point i+1,
+positive for White, negative for Black.
 """
 
 from __future__ import annotations
@@ -16,22 +18,27 @@ from operator import neg as _neg
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import textforms
-from .errors import DiceError, NotationError, PositionError, show
+from .errors import DiceError, NotationError, PositionError, show, whole_number
 from .variants import Variant, find_variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; rules imports this module
     from .rules import PlayList
 
-__all__ = ["WHITE", "BLACK", "PLAYERS", "Player", "other", "Position", "Step", "Play", "Roll", "format_play"]
+__all__ = ["WHITE", "BLACK", "PLAYERS", "Player", "other", "OFF", "Position", "Step", "Play", "Roll", "format_play"]
 
 Player = Literal["white", "black"]
 WHITE: Player = "white"
 BLACK: Player = "black"
 PLAYERS: tuple[Player, Player] = (WHITE, BLACK)
 
+#: The tray, in every player's numbering: a step that bears off ends here, and ``count(player, OFF)``
+#: is the checkers ``player`` has borne off. The bar is :attr:`Variant.bar
+#: <backgammon_lab.variants.Variant.bar>` (N+1).
+OFF = 0
+
 
 def other(player: Player) -> Player:
-    """The opponent of ``player``."""
+    """The opponent of ``player``: the one way to name the other player."""
     return BLACK if player == WHITE else WHITE
 
 
@@ -137,15 +144,14 @@ class Position:
     def start(cls, variant: str | Variant = "standard", turn: Player = WHITE) -> Position:
         """The variant's starting position with ``turn`` to move."""
         v = find_variant(variant)
-        n = v.points
-        pts = [0] * n
+        pts = [0] * v.points
         bar = [0, 0]
         for point, count in v.start.items():
-            if point == n + 1:
+            if point == v.bar:
                 bar = [count, count]
             else:
                 pts[point - 1] += count
-                pts[n - point] -= count
+                pts[v.flip(point) - 1] -= count
         return cls(v, pts, tuple(bar), (0, 0), _check_player(turn))
 
     @classmethod
@@ -211,7 +217,8 @@ class Position:
 
     def diagram(self) -> str:
         """A plain-text picture of the board (``str(position)``)."""
-        return textforms.diagram_text(self.variant, self.points, self.bar, self.off, self.turn)
+        return textforms.diagram_text(self.variant, self.points, self.bar, self.off, self.turn,
+                                      (self.pip_count(WHITE), self.pip_count(BLACK)))
 
     def __str__(self) -> str:
         return self.diagram()
@@ -225,27 +232,29 @@ class Position:
         return board(self)._repr_svg_()
 
     # -- queries -------------------------------------------------------------------------------
-    @property
-    def mover(self) -> Player:
-        """Alias of ``turn``: the player to move."""
-        return self.turn
-
     def player_index(self, player: Player) -> int:
         """0 for White, 1 for Black."""
         return 0 if _check_player(player) == WHITE else 1
 
     def count(self, player: Player, point: int) -> int:
-        """Checkers of ``player`` on its own point ``point`` (1..N; N+1 is the bar, 0 is off)."""
-        n = self.variant.points
+        """Checkers of ``player`` on its own point ``point`` (1..N; ``variant.bar`` (N+1) is the
+        bar, :data:`OFF` (0) the tray)."""
         i = self.player_index(player)
-        if point == n + 1:
-            return self.bar[i]
-        if point == 0:
+        if 1 <= point <= self.variant.points:
+            # Black's point q is White's point flip(q) = N+1-q, at index N-q: -q counted from the end
+            x = self.points[point - 1] if i == 0 else -self.points[-point]
+            return max(x, 0)
+        if point == OFF:
             return self.off[i]
-        if not 1 <= point <= n:
-            raise PositionError(f"point {show(point)} is not on a {n}-point board")
-        v = self.points[point - 1] if i == 0 else -self.points[n - point]
-        return max(v, 0)
+        if point == self.variant.bar:
+            return self.bar[i]
+        raise PositionError(f"point {show(point)} is not on a {self.variant.points}-point board")
+
+    @property
+    def opponent_off(self) -> int:
+        """The checkers the player not on turn has borne off (the move generator's board leaves
+        them out: :meth:`from_board` takes them back)."""
+        return self.off[1 if self.turn == WHITE else 0]
 
     def owner(self, white_point: int) -> Player | None:
         """Who holds White's point ``white_point`` (or None when it is empty)."""
@@ -253,10 +262,11 @@ class Position:
         return WHITE if v > 0 else BLACK if v < 0 else None
 
     def pip_count(self, player: Player) -> int:
-        """Pips ``player`` still has to travel: sum over its checkers of their point (bar = N+1)."""
+        """Pips ``player`` still has to travel: sum over its checkers of their point (the bar
+        counts ``variant.bar``, N+1)."""
         n = self.variant.points
         i = self.player_index(player)
-        total = self.bar[i] * (n + 1)
+        total = self.bar[i] * self.variant.bar
         for idx, v in enumerate(self.points):
             if i == 0 and v > 0:
                 total += v * (idx + 1)
@@ -283,9 +293,8 @@ class Position:
             return 0
         loser = other(w)
         li = self.player_index(loser)
-        n = self.variant.points
-        home = self.variant.home
-        deep = self.bar[li] > 0 or any(self.count(loser, p) for p in range(n - home + 1, n + 1))
+        v = self.variant
+        deep = self.bar[li] > 0 or any(self.count(loser, v.flip(p)) for p in range(1, v.home + 1))
         return self.variant.game_value(self.off[li], deep)
 
     def with_turn(self, turn: Player) -> Position:
@@ -324,13 +333,13 @@ class Position:
     def from_board(cls, variant: Variant, turn: Player, board: tuple[int, ...],
                    opponent_off: int) -> Position:
         """Inverse of :meth:`board` (no validation: for the move generator)."""
-        n = variant.points
+        n, bar = variant.points, variant.bar
         if turn == WHITE:
-            return cls._trusted(variant, board[1:n + 1], (board[n + 1], board[n + 2]),
-                                (board[0], opponent_off), turn)
+            return cls._trusted(variant, board[1:bar], (board[bar], board[bar + 1]),
+                                (board[OFF], opponent_off), turn)
         pts = tuple(map(_neg, board[n:0:-1]))
-        return cls._trusted(variant, pts, (board[n + 2], board[n + 1]),
-                            (opponent_off, board[0]), turn)
+        return cls._trusted(variant, pts, (board[bar + 1], board[bar]),
+                            (opponent_off, board[OFF]), turn)
 
     # -- value semantics -----------------------------------------------------------------------
     def _key(self) -> tuple[Any, ...]:
@@ -381,12 +390,10 @@ def _int_tuple(value: Any, name: str) -> tuple[int, ...]:
         raise PositionError(f"{name} must be a list of integers, not {show(value)}") from None
     if len(out) > 100:
         raise PositionError(f"{name} must be a short list of integers, not {show(value)}")
-    for x in out:
-        if not isinstance(x, int) or isinstance(x, bool):
-            raise PositionError(f"{name} must hold integers only; got {show(x)} in {show(list(out))}")
-        if not -_BIG < x < _BIG:
-            raise PositionError(f"{name} holds a count far too large for a board: {show(x, 60)}")
-    return out
+    try:
+        return tuple(whole_number(x, name, 1 - _BIG, _BIG - 1, error=PositionError) for x in out)
+    except PositionError as e:
+        raise PositionError(f"{e} (in {show(list(out))})") from None
 
 
 def _pair(value: Any, name: str) -> tuple[int, int]:
@@ -398,6 +405,17 @@ def _pair(value: Any, name: str) -> tuple[int, int]:
     if len(t) != 2:
         raise PositionError(f"{name} needs two counts (white, black), not {show(value)}")
     return (t[0], t[1])
+
+
+def place_text(point: int, points: int) -> str:
+    """A place of a step in move notation: ``"bar"`` for the bar (``points + 1``, a variant's
+    :attr:`~backgammon_lab.variants.Variant.bar`), ``"off"`` for :data:`OFF`, else the number
+    (``points`` is the board size N).
+
+    >>> place_text(25, 24), place_text(0, 24), place_text(13, 24)
+    ('bar', 'off', '13')
+    """
+    return "bar" if point == points + 1 else "off" if point == OFF else str(point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,9 +434,8 @@ class Step:
 
     def text(self, points: int) -> str:
         """The step in move notation, e.g. ``bar/22*`` (``points`` is the board size N)."""
-        a = "bar" if self.start == points + 1 else str(self.start)
-        b = "off" if self.end == 0 else str(self.end)
-        return f"{a}/{b}{'*' if self.hit else ''}"
+        end = "off" if self.end == OFF else str(self.end)
+        return f"{place_text(self.start, points)}/{end}{'*' if self.hit else ''}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -429,10 +446,14 @@ class Roll:
     second: int
 
     def __post_init__(self) -> None:
-        for d in (self.first, self.second):
-            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-                raise DiceError(f"a die shows 1 to 6, not {show(d, 60)} (roll {show(self.first, 60)}-"
-                                f"{show(self.second, 60)})")
+        try:
+            first = whole_number(self.first, "a die", 1, 6, error=DiceError)
+            second = whole_number(self.second, "a die", 1, 6, error=DiceError)
+        except DiceError as e:
+            raise DiceError(f"{e} (roll {show(self.first, 60)}-{show(self.second, 60)})") from None
+        if type(self.first) is not int or type(self.second) is not int:  # numpy's integers, say
+            object.__setattr__(self, "first", first)
+            object.__setattr__(self, "second", second)
 
     @classmethod
     def parse(cls, value: Any) -> Roll:
@@ -566,10 +587,10 @@ def format_play(steps: Sequence[Step], points: int, *, played_order: bool = Fals
     chains: list[list[Step]] = []
     for st in steps:
         for ch in reversed(chains):
-            if ch[-1].end == st.start and st.start != 0:
+            if ch[-1].end == st.start and st.start != OFF:
                 ch.append(st)  # the same checker goes on: 24/18/13
                 break
-            if not played_order and st.end == ch[0].start and st.end != 0:
+            if not played_order and st.end == ch[0].start and st.end != OFF:
                 ch.insert(0, st)  # a checker arrives where a chain began: written 13/8/2 either way
                 break
         else:
@@ -580,7 +601,7 @@ def format_play(steps: Sequence[Step], points: int, *, played_order: bool = Fals
               else sorted(chains, key=lambda c: (-c[0].start, c[-1].end)))
     for ch in ranked:
         first = ch[0].text(points).split("/")[0]
-        rest = "/".join(("off" if s.end == 0 else str(s.end)) + ("*" if s.hit else "") for s in ch)
+        rest = "/".join(("off" if s.end == OFF else str(s.end)) + ("*" if s.hit else "") for s in ch)
         texts.append(f"{first}/{rest}")
     out: list[str] = []
     counts: dict[str, int] = {}

@@ -145,7 +145,7 @@ def string_text(v: Variant, points: tuple[int, ...], bar: tuple[int, int], off: 
         if bar[i]:
             items.append("bar" + (f"x{bar[i]}" if bar[i] > 1 else ""))
         for p in range(n, 0, -1):
-            c = max(points[p - 1], 0) if i == 0 else max(-points[n - p], 0)
+            c = max(points[p - 1], 0) if i == 0 else max(-points[v.flip(p) - 1], 0)
             if c:
                 items.append(f"{p}" + (f"x{c}" if c > 1 else ""))
         if off[i]:
@@ -222,7 +222,7 @@ def string_parts(text: str) -> Parts:
                 p = int(where)
                 if not 1 <= p <= n:
                     raise NotationError(f"{who} point {p} in {show(text)} is not on a {n}-point board")
-                wi = p - 1 if idx == 0 else n - p
+                wi = v.renumber(p, who) - 1
                 if pts[wi] * sign < 0:
                     raise PositionError(
                         f"{who}'s point {p} (White's point {wi + 1}) already holds the other colour "
@@ -258,7 +258,7 @@ def id_text(v: Variant, points: tuple[int, ...], bar: tuple[int, int], turn: str
     for who in _id_players(turn):
         i = 0 if who == _WHITE else 1
         for p in range(1, 25):
-            c = max(points[p - 1], 0) if i == 0 else max(-points[24 - p], 0)
+            c = max(points[p - 1], 0) if i == 0 else max(-points[v.flip(p) - 1], 0)
             bits.extend([1] * c)
             bits.append(0)
         bits.extend([1] * bar[i])
@@ -309,7 +309,7 @@ def id_parts(pid: str, variant: str | Variant = "standard", turn: str = _WHITE) 
         for p in range(1, 25):
             c = cs[p - 1]
             if c:
-                wi = p - 1 if i == 0 else 24 - p
+                wi = v.renumber(p, who) - 1
                 if pts[wi]:
                     raise PositionError(f"Position ID {pid!r} puts both colours on White's point {wi + 1}")
                 pts[wi] = c if i == 0 else -c
@@ -390,19 +390,10 @@ def _cell(n: int, row: int, rows: int) -> str:
     return f"  {mark}"
 
 
-def _pips(n: int, points: tuple[int, ...], bar: int, i: int) -> int:
-    total = bar * (n + 1)
-    for idx, x in enumerate(points):
-        if i == 0 and x > 0:
-            total += x * (idx + 1)
-        elif i == 1 and x < 0:
-            total += -x * (n - idx)
-    return total
-
-
 def diagram_text(v: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int],
-                 turn: str) -> str:
-    """A plain-text picture of the board: ``O`` is White, ``X`` is Black, White's numbering."""
+                 turn: str, pips: tuple[int, int]) -> str:
+    """A plain-text picture of the board: ``O`` is White, ``X`` is Black, White's numbering;
+    ``pips`` are the players' pip counts (White's, Black's), written under it."""
     n = v.points
     head = f"{v.title}: {turn} to move   (O = White, X = Black; points in White's numbering)"
     lines = [head]
@@ -427,7 +418,7 @@ def diagram_text(v: Variant, points: tuple[int, ...], bar: tuple[int, int], off:
         lines.append(" White:" + "".join(f"{p:>3}" for p in range(1, n + 1)) + "   (White moves <-, exits left)")
         for r in range(rows):
             lines.append("       " + "".join(_cell(points[p - 1], r, rows) for p in range(1, n + 1)))
-        lines.append(" Black:" + "".join(f"{n + 1 - p:>3}" for p in range(1, n + 1)) + "   (Black moves ->, exits right)")
+        lines.append(" Black:" + "".join(f"{v.flip(p):>3}" for p in range(1, n + 1)) + "   (Black moves ->, exits right)")
     lines.append(f" bar: White {bar[0]}, Black {bar[1]}   off: White {off[0]}, Black {off[1]}"
-                 f"   pips: White {_pips(n, points, bar[0], 0)}, Black {_pips(n, points, bar[1], 1)}")
+                 f"   pips: White {pips[0]}, Black {pips[1]}")
     return "\n".join(lines)

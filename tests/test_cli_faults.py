@@ -299,7 +299,7 @@ def test_numbers_too_long_to_read_are_said_in_words(capsys: pytest.CaptureFixtur
     assert rc == 2 and "a number of 5000 digits, too long to read" in out
     assert "set_int_max_str_digits" not in out + err
     with pytest.raises(NotationError) as info:
-        Game.from_json(f'{{"variant": "minigam", "actions": [{{"roll": [{big}, 1]}}]}}')
+        Game.from_record(f'{{"variant": "minigam", "actions": [{{"roll": [{big}, 1]}}]}}')
     assert isinstance(info.value, BackgammonError) and "set_int_max_str_digits" not in str(info.value)
 
 

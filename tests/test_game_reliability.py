@@ -97,7 +97,7 @@ def test_record_round_trips_variant_options() -> None:
 
     for opts in ({"bar_first": True}, {"checkers": 3}, {"checkers": 2, "bar_first": True}):
         g = Game(find_variant("minigam", **opts), seed=4).play_random()
-        h = Game.from_json(g.to_json())
+        h = Game.from_record(g.to_json())
         assert h.variant == g.variant and h.position == g.position and h.record() == g.record()
 
 

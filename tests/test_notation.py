@@ -50,7 +50,7 @@ def test_ambiguous_error_type_is_an_illegal_move_error() -> None:
 
 def test_repeat_counts_are_one_to_four() -> None:
     from backgammon_lab.errors import NotationError
-    from backgammon_lab.notation import parse_steps
+    from backgammon_lab.moves import parse_steps
 
     assert parse_steps("8/5(4)", 24) == [(8, 5)] * 4
     for bad in ("8/5(0)", "8/5(5)", "8/5(12)"):
@@ -72,9 +72,15 @@ def test_notation_gathers_every_text_form() -> None:
     assert notation.position_from_id(notation.position_to_id(start), "mexican") == start
     assert notation.parse_position(start.to_string()) == start
     assert notation.diagram(start) == str(start)
-    play = legal_plays(start, (3, 1)).find("8/5 6/5")
-    assert notation.format_play(play.steps, 24) == str(play) == "8/5 6/5"
-    assert notation.parse_play(start, (3, 1), "8/5 6/5") == play
+
+
+@pytest.mark.xfail(strict=True, reason="notation.py still re-exports format_play, parse_play, explain_play, "
+                   "parse_steps, coerce_step and ID_ON_ROLL_FIRST (issue 17: delete them, then this mark)")
+def test_notation_exports_its_own_functions_only() -> None:
+    from backgammon_lab import notation
+
+    assert notation.__all__ == ["position_from_json", "position_from_string", "position_to_string", "position_to_id",
+                                "position_from_id", "parse_position", "diagram"]
 
 
 def test_played_order_writes_the_steps_as_played_and_joins_no_chain_backwards() -> None:

@@ -32,7 +32,7 @@ from backgammon_lab import (
     legal_plays,
     legal_steps,
 )
-from backgammon_lab.notation import coerce_step, parse_steps
+from backgammon_lab.moves import coerce_step, parse_steps
 from backgammon_lab.rules import apply_steps, explain_play
 
 TRIED = {"inputs": 0}

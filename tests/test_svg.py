@@ -598,12 +598,12 @@ def test_dice_layer_draws_a_dice_view() -> None:
 
     b = Builder(svgwrite.Drawing(debug=False))
     th = THEMES["light"]
-    assert dice_layer(b, layout(24, "white", True), th, "white", DiceView(), False) == []
+    assert dice_layer(b, layout(find_variant("standard"), "white", True), th, "white", DiceView(), False) == []
     dv = DiceView(thrown=(2, 1), in_play=(4, 4, 4, 4), used=(1, 0, 0, 0), named=4, label="x")
-    els = dice_layer(b, layout(24, "white", True), th, "white", dv, True)
+    els = dice_layer(b, layout(find_variant("standard"), "white", True), th, "white", dv, True)
     classes = [e.attribs.get("class") for e in els]
     assert classes.count("mexican") == 2 and classes.count("die") == 4 and "reroll" in classes
-    grid = dice_layer(b, layout(6, "black", True), th, "black", dv, False)
+    grid = dice_layer(b, layout(find_variant("minigam"), "black", True), th, "black", dv, False)
     ys = sorted({e.elements[0].attribs["y"] for e in grid if e.attribs.get("class") == "die"})
     assert len(ys) == 2  # two rows of two in the strip's panel
 
@@ -617,7 +617,7 @@ def test_checker_layer_returns_checkers_and_counts() -> None:
 
     b = Builder(svgwrite.Drawing(debug=False))
     pos = POSITIONS["standard_fifteen_on_one"]
-    checkers, counts = checker_layer(b, layout(24, "white", True), THEMES["dark"], pos)
+    checkers, counts = checker_layer(b, layout(find_variant("standard"), "white", True), THEMES["dark"], pos)
     assert len(checkers) == 30 and [c._text for c in counts] == ["15", "15"]
 
 
@@ -632,7 +632,7 @@ def test_arrow_layer_skips_zero_length_and_replays_the_last_play() -> None:
     assert arrow(b, 10, 10, 12, 11, "#000", "#fff", "arrow", dashed=False) == []
     assert len(arrow(b, 0, 0, 100, 0, "#000", "#fff", "arrow", dashed=True)) == 3
     pos = Position.start("standard")
-    places = Places(layout(24, "white", True), pos)
+    places = Places(layout(find_variant("standard"), "white", True), pos)
     solid = arrows_layer(b, places, THEMES["light"], [("white", 24, 18, 0)], last=False)
     dashed = arrows_layer(b, places, THEMES["light"], [("white", 24, 18, 0)], last=True)
     assert [e.attribs.get("class") for e in solid] == ["casing", "arrow", "arrow"]
@@ -669,11 +669,11 @@ def test_read_options_gives_plain_values() -> None:
     dv = read_dice(v, "2-1", [4, 4], 4)
     assert (dv.thrown, dv.in_play, dv.used, dv.named) == ((2, 1), (4, 4, 4, 4), (1, 1, 0, 0), 4)
     assert read_dice(v, (3, 5), None, None).in_play == (3, 5)
-    assert read_points(7, 24, "targets") == (7,)
-    assert read_points([5, 0, 5, 25], 24, "targets") == (0, 5, 25)
-    assert read_steps("bar/22 6/off", "black", 24, "arrows") == (("black", 25, 22, 0), ("black", 6, 0, 0))
+    assert read_points(7, v, "targets") == (7,)
+    assert read_points([5, 0, 5, 25], v, "targets") == (0, 5, 25)
+    assert read_steps("bar/22 6/off", "black", v, "arrows") == (("black", 25, 22, 0), ("black", 6, 0, 0))
     # Each Play or move text is a group (drawn in its own colour); steps given alone share one.
-    assert [g for *_x, g in read_steps(["24/18", (13, 11), (6, 5), "8/5 6/5"], "white", 24, "arrows")] \
+    assert [g for *_x, g in read_steps(["24/18", (13, 11), (6, 5), "8/5 6/5"], "white", v, "arrows")] \
         == [0, 1, 1, 2, 2]
 
 

@@ -188,7 +188,7 @@ def test_mexican_opening_mexican_named_doubles_and_reroll() -> None:
     assert gw.game.phase == "name" and "name the doubles" in gw.board.message.lower()
     gw.name_buttons[2].click()  # 3-3
     st = gw.game.state
-    assert gw.game.phase == "play" and st.named and st.dice.dice == (3, 3)
+    assert gw.game.phase == "play" and st.named and st.roll.dice == (3, 3)
     assert 'data-value="3"' in gw.board.svg and 'class="mexican"' in gw.board.svg
     assert len(dice_shown(gw.board)) == 4
     for s, e in ((13, 10), (13, 10), (24, 21), (24, 21)):

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from backgammon_lab.errors import AnalysisError
+from backgammon_lab.errors import AnalysisError, whole_number
 from backgammon_lab.kernels import movegen
 from backgammon_lab.position import Position
 from backgammon_lab.variants import Variant, find_variant
@@ -200,9 +200,7 @@ def build_database(variant: str | Variant, *, checkers: int | None = None) -> Be
     seconds once the kernel is compiled; :func:`get_database` keeps the result on disk.
     """
     v = find_variant(variant)
-    n = v.checkers if checkers is None else checkers
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= v.checkers:
-        raise BearoffError(f"checkers must be a whole number from 1 to {v.checkers}, not {checkers!r}")
+    n = v.checkers if checkers is None else whole_number(checkers, "checkers", 1, v.checkers, error=BearoffError)
     if v.points < 2 * v.home:
         raise BearoffError(f"{v.name} has no room for a race between two home boards")
     home = v.home
@@ -261,8 +259,8 @@ def home_configs(position: Position) -> tuple[np.ndarray, np.ndarray] | None:
     v = position.variant
     b = np.asarray(position.board(), dtype=np.int64)
     n, home = v.points, v.home
-    pts = b[1:n + 1]
-    if b[n + 1] or b[n + 2]:
+    pts = b[1:v.bar]
+    if b[v.bar] or b[v.bar + 1]:  # a checker on either bar (Position.board ends with both)
         return None
     mine = np.where(pts > 0, pts, 0)
     theirs = np.where(pts < 0, -pts, 0)

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from ..engine import ALL_ROLLS, KEEP, REROLL, Choice, MakePlay, NameDoubles, Phase, advance, dice_state
 from ..errors import GameError, TableMissingError
-from ..position import Play, Position, Roll
+from ..position import OFF, Play, Position, Roll
 from ..rules import legal_boards
 from ..variants import Variant
 
@@ -182,11 +182,12 @@ def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights:
     w = weights or Weights.for_variant(variant)
     n = variant.points
     home = variant.home
-    bar = n + 1
+    bar = variant.bar
+    opp_bar = bar + 1  # the board's last entry (Position.board)
     my_pips = bar * board[bar]
-    opp_pips = bar * board[n + 2]
+    opp_pips = bar * board[opp_bar]
     my_max = bar if board[bar] else 0
-    opp_min = 0 if board[n + 2] else bar
+    opp_min = 0 if board[opp_bar] else bar
     for p in range(1, n + 1):
         x = board[p]
         if x > 0:
@@ -194,14 +195,14 @@ def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights:
             if p > my_max:
                 my_max = p
         elif x < 0:
-            opp_pips += (bar - p) * -x
+            opp_pips += (bar - p) * -x  # bar - p: the opponent's number of p (Variant.flip)
             if p < opp_min:
                 opp_min = p
-    my_off = board[0]
+    my_off = board[OFF]
     score = w.race * (opp_pips - my_pips) + w.off * (my_off - opponent_off)
     if opp_min >= my_max:  # no contact: a race
         return score
-    score += w.opp_bar * board[n + 2] - w.my_bar * board[bar]
+    score += w.opp_bar * board[opp_bar] - w.my_bar * board[bar]
     run = best_run = 0
     held_home = 0
     for p in range(1, n + 1):
@@ -221,7 +222,7 @@ def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights:
         else:
             run = 0
             if x == 1:
-                direct = board[n + 2] > 0 and p <= 6
+                direct = board[opp_bar] > 0 and p <= 6
                 indirect = False
                 for q in range(max(1, p - 12), p):
                     if board[q] < 0:
@@ -233,17 +234,13 @@ def evaluate(board: Sequence[int], variant: Variant, opponent_off: int, weights:
                 score -= risk * (bar - p) / n
     if best_run > 1:
         score += w.prime * (best_run - 1)
-    if board[n + 2]:
+    if board[opp_bar]:
         score += w.closed * held_home
     return score
 
 
-def _opp_off(position: Position) -> int:
-    return position.off[1 if position.turn == "white" else 0]
-
-
 def _best_boards(position: Position, dice: tuple[int, int], w: Weights) -> tuple[float, Board]:
-    opp_off = _opp_off(position)
+    opp_off = position.opponent_off
     best: tuple[float, Board] | None = None
     for b in legal_boards(position, dice):
         s = evaluate(b, position.variant, opp_off, w)
@@ -279,7 +276,7 @@ class HeuristicBot(Bot):
         best_s = None
         for p in plays:
             pos = p.position
-            s = evaluate(pos.board(), pos.variant, _opp_off(pos), w)
+            s = evaluate(pos.board(), pos.variant, pos.opponent_off, w)
             if best_s is None or s > best_s:
                 best, best_s = p, s
         return best
@@ -289,13 +286,13 @@ class HeuristicBot(Bot):
         Mexican played in full, M8), the score of the best named doubles' best play."""
         state = dice_state(position, Roll(*dice))
         if state.phase is not Phase.PLAY:  # no legal move: the position as it stands
-            return evaluate(position.board(), position.variant, _opp_off(position), w)
+            return evaluate(position.board(), position.variant, position.opponent_off, w)
         best = self.choose_play(state, state.legal_actions())
         after = advance(state, MakePlay(best))[0]
         if after.phase is Phase.NAME:
             return max(_best_boards(after.position, (k, k), w)[0] for k in range(1, 7))
         pos = best.position
-        return evaluate(pos.board(), pos.variant, _opp_off(pos), w)
+        return evaluate(pos.board(), pos.variant, pos.opponent_off, w)
 
     def keep_or_reroll(self, game: GameLike) -> str:
         """Keep when the opening dice score at least a fresh roll's average (one roll ahead)."""

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..engine import ALL_ROLLS, MakePlay, Phase, advance, dice_state
 from ..errors import AnalysisError
-from ..position import BLACK, WHITE, Player, Position, Roll, other
+from ..position import BLACK, OFF, WHITE, Player, Position, Roll, other
 from .table import Table, fmt_fraction, fmt_prob
 
 __all__ = [
@@ -60,11 +60,10 @@ def pip_counts(position: Position) -> Table:
     """
     rows = []
     pips = {p: position.pip_count(p) for p in (WHITE, BLACK)}
-    n = position.variant.points
     for who in (WHITE, BLACK):
         lead = pips[other(who)] - pips[who]
         rows.append([who.capitalize() + (" (to move)" if who == position.turn else ""), pips[who],
-                     position.count(who, n + 1), position.count(who, 0), f"{lead:+d}"])
+                     position.count(who, position.variant.bar), position.count(who, OFF), f"{lead:+d}"])
     return Table(["player", "pips", "on bar", "off", "lead"], rows, title="Pip counts",
                  align=["left", "right", "right", "right", "right"])
 
@@ -80,12 +79,12 @@ class _Turn:
         self.v = position.variant
         self.rerolls = rerolls
         self.player: Player = position.turn
-        self.opp_off = position.off[1 if position.turn == WHITE else 0]
+        self.opp_off = position.opponent_off
         self.success = success
         self.memo: dict[tuple[Board, Any], Fraction] = {}
         self.calls = 0
 
-    def _count(self) -> None:
+    def _one_more_call(self) -> None:
         self.calls += 1
         if self.calls > MAX_GENERATOR_CALLS:
             raise AnalysisError(f"this whole-turn chance needs more than {MAX_GENERATOR_CALLS} move generations "
@@ -112,7 +111,7 @@ class _Turn:
         got = self.memo.get(key)
         if got is not None:
             return got
-        self._count()
+        self._one_more_call()
         pos = Position.from_board(self.v, self.player, board, self.opp_off)
         state = dice_state(pos, Roll(*dice), named=named)
         best = Fraction(0)
@@ -171,13 +170,13 @@ def enter_probability(position: Position, *, rerolls: bool = False) -> EnterOdds
     what the roll (with ``rerolls``: the turn) includes. In Mexican Backgammon the lower die must
     enter first and a sixth checker may not enter a point, so one closed point can stop a roll.
     """
-    n = position.variant.points
+    bar = position.variant.bar
     b0 = position.board()
-    start = b0[n + 1]
+    start = b0[bar]
     if start == 0:
         return EnterOdds(position, 0, Fraction(1), Fraction(1), rerolls)
-    one = _Turn(position, lambda b: b[n + 1] < start, rerolls).turn(b0)
-    every = _Turn(position, lambda b: b[n + 1] == 0, rerolls).turn(b0)
+    one = _Turn(position, lambda b: b[bar] < start, rerolls).turn(b0)
+    every = _Turn(position, lambda b: b[bar] == 0, rerolls).turn(b0)
     return EnterOdds(position, start, one, every, rerolls)
 
 
@@ -193,7 +192,7 @@ def _blot_index(position: Position, point: int, player: Player | None) -> tuple[
     if position.count(owner, point) != 1:
         raise AnalysisError(f"{owner}'s point {point} holds {position.count(owner, point)} checkers, not a blot, "
                          f"in {position.to_string()!r}")
-    return owner, n + 1 - point
+    return owner, position.variant.flip(point)
 
 
 def hit_probability(position: Position, point: int, *, player: Player | None = None,
@@ -220,7 +219,7 @@ def shots(position: Position, *, rerolls: bool = False) -> Table:
         c = hit_probability(position, q, exact=True, rerolls=rerolls)
         rows.append([q, fmt_fraction(c), fmt_prob(c)])
     if len(blots) > 1:
-        idxs = [n + 1 - q for q in blots]
+        idxs = [position.variant.flip(q) for q in blots]
         anyc = _Turn(position, lambda b: any(b[i] != -1 for i in idxs), rerolls).turn(position.board())
         rows.append(["any", fmt_fraction(anyc), fmt_prob(anyc)])
     return Table([f"{owner} blot on", "hit chance", "percent"], rows,
@@ -233,7 +232,7 @@ def bear_off_in_one(position: Position, *, exact: bool = False, rerolls: bool = 
     """The chance that the side to move bears off all its remaining checkers with its next roll
     (and so wins)."""
     k = position.variant.checkers
-    return _as(_Turn(position, lambda b: b[0] == k, rerolls).turn(position.board()), exact)
+    return _as(_Turn(position, lambda b: b[OFF] == k, rerolls).turn(position.board()), exact)
 
 
 def roll_breakdown(position: Position, what: str = "enter", point: int | None = None, *,
@@ -242,13 +241,13 @@ def roll_breakdown(position: Position, what: str = "enter", point: int | None = 
     (``point`` as in :func:`hit_probability`) or ``bear_off``. Each row gives the roll, its
     weight out of 36 and whether it succeeds (in Mexican with ``rerolls``, a chance when it
     depends on the rolls that follow)."""
-    n = position.variant.points
+    bar = position.variant.bar
     b0 = position.board()
     k = position.variant.checkers
     tests: dict[str, Callable[[Board], bool]] = {
-        "enter": lambda b: b[n + 1] < b0[n + 1] or b0[n + 1] == 0,
-        "enter_all": lambda b: b[n + 1] == 0,
-        "bear_off": lambda b: b[0] == k,
+        "enter": lambda b: b[bar] < b0[bar] or b0[bar] == 0,
+        "enter_all": lambda b: b[bar] == 0,
+        "bear_off": lambda b: b[OFF] == k,
     }
     if what == "hit":
         if point is None:

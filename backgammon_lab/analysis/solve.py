@@ -71,7 +71,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import AnalysisError, TableMissingError
-from ..position import BLACK, WHITE, Position, Roll
+from ..position import OFF, WHITE, Position, Roll, other
 from ..rules import legal_boards
 from ..variants import Variant, find_variant
 
@@ -124,7 +124,7 @@ def solvable(variant: Variant) -> bool:
     naming, a larger die bearing off from the highest point, one point a game (Mini-Gam, with
     either reading of G4 and 1 to 8 checkers)."""
     v = variant
-    return (v.points == 6 and v.home == v.points and v.start == {v.points + 1: v.checkers}
+    return (v.points == 6 and v.home == v.points and v.start == {v.bar: v.checkers}
             and v.stacking_cap is None and not v.exact_bear_off and not v.low_die_first
             and not v.doubles_roll_again and not v.mexican and not v.gammons and not v.opening_choice
             and 1 <= v.checkers <= MAX_CHECKERS)
@@ -133,13 +133,16 @@ def solvable(variant: Variant) -> bool:
 class MiniGamIndex:
     """The numbering of Mini-Gam states (see the module docstring).
 
-    A *configuration* is one side's checkers as ``(off, p1, ..., p6, bar)`` in its own numbering;
+    A *configuration* is one side's checkers as ``(off, p1, ..., p6, bar)`` in its own numbering
+    (entry :data:`~backgammon_lab.position.OFF` is the tray, ``variant.bar`` the bar);
     configurations are numbered by off count, then lexicographically. A *state* is a compatible
     pair (mover configuration, opponent configuration); :meth:`index` numbers them.
     """
 
-    def __init__(self, checkers: int = 8, points: int = 6) -> None:
-        k, p = checkers, points
+    def __init__(self, checkers: int = 8) -> None:
+        #: Mini-Gam with these checkers: the geometry (``points``, ``bar``, ``flip``) of the configurations
+        self.variant = find_variant("minigam", checkers=checkers)
+        k, p = checkers, self.variant.points
         self.checkers = k
         self.points = p
         configs = sorted(_compositions(k, p + 2), key=lambda c: (c[0], c))
@@ -218,10 +221,11 @@ class MiniGamIndex:
 
     def configs_of_board(self, board: Sequence[int], opponent_off: int) -> tuple[int, int]:
         """Configuration ids (mover, opponent) of a mover's-eye board ``(off, p1..pN, bar, opp_bar)``."""
-        p = self.points
-        a = (board[0], *(x if x > 0 else 0 for x in board[1:p + 1]), board[p + 1])
-        b = (opponent_off, *(-board[p + 1 - q] if board[p + 1 - q] < 0 else 0 for q in range(1, p + 1)),
-             board[p + 2])
+        v = self.variant
+        bar = v.bar
+        a = (board[OFF], *(x if x > 0 else 0 for x in board[1:bar]), board[bar])
+        b = (opponent_off, *(-board[v.flip(q)] if board[v.flip(q)] < 0 else 0 for q in range(1, bar)),
+             board[bar + 1])
         return self.config_id[a], self.config_id[b]
 
     def index_board(self, board: Sequence[int], opponent_off: int) -> int:
@@ -231,8 +235,7 @@ class MiniGamIndex:
 
     def index_position(self, position: Position) -> int:
         """The state index of ``position`` for its side to move."""
-        opp = 1 if position.turn == WHITE else 0
-        return self.index_board(position.board(), position.off[opp])
+        return self.index_board(position.board(), position.opponent_off)
 
     def position(self, index: int, variant: Variant | str | None = None, turn: str = WHITE) -> Position:
         """The position of state ``index`` with ``turn`` (the mover) to move."""
@@ -241,9 +244,9 @@ class MiniGamIndex:
         a_all, b_all = self._ab_cache()
         a = self.configs[int(a_all[index])]
         b = self.configs[int(b_all[index])]
-        p = self.points
-        board = (a[0], *(a[i] - b[p + 1 - i] for i in range(1, p + 1)), a[p + 1], b[p + 1])
-        return Position.from_board(v, turn, board, b[0])  # type: ignore[arg-type]
+        g = self.variant
+        board = (a[OFF], *(a[i] - b[g.flip(i)] for i in range(1, g.bar)), a[g.bar], b[g.bar])
+        return Position.from_board(v, turn, board, b[OFF])  # type: ignore[arg-type]
 
     def _ab_cache(self) -> tuple[np.ndarray, np.ndarray]:
         ab = getattr(self, "_ab", None)
@@ -260,19 +263,18 @@ class MiniGamIndex:
 def _config_steps(ix: MiniGamIndex, bar_first: bool) -> tuple[np.ndarray, np.ndarray]:
     """Per configuration, die and source: the configuration after one step and its target point.
 
-    ``nxt[c, d, j]`` (source ``s = points + 1 - j``: the bar first, then points N..1) is -1 when no
-    step exists whatever the opponent holds; ``tgt`` is the target point (0 when borne off).
+    ``nxt[c, d, j]`` (source ``s = bar - j``: the bar first, then points N..1) is -1 when no
+    step exists whatever the opponent holds; ``tgt`` is the target point (``OFF`` when borne off).
     """
-    p = ix.points
-    bar = p + 1
+    p, bar = ix.points, ix.variant.bar
     nconf = len(ix.configs)
-    nxt = np.full((nconf, 7, p + 1), -1, dtype=np.int64)
-    tgt = np.zeros((nconf, 7, p + 1), dtype=np.int64)
+    nxt = np.full((nconf, 7, bar), -1, dtype=np.int64)
+    tgt = np.zeros((nconf, 7, bar), dtype=np.int64)
     cid = ix.config_id
     for i, c in enumerate(ix.configs):
         hi = max((q for q in range(1, p + 1) if c[q] > 0), default=0)
         for d in range(1, 7):
-            for j in range(p + 1):
+            for j in range(bar):
                 s = bar - j
                 if c[s] == 0 or (bar_first and c[bar] > 0 and s != bar):
                     continue
@@ -285,8 +287,8 @@ def _config_steps(ix: MiniGamIndex, bar_first: bool) -> tuple[np.ndarray, np.nda
                     # bear-off: nothing on the bar (the whole strip is home), exact or from the top
                     if c[bar] > 0 or (t < 0 and s != hi):
                         continue
-                    lst[0] += 1
-                    t = 0
+                    lst[OFF] += 1
+                    t = OFF
                 nxt[i, d, j] = cid[tuple(lst)]
                 tgt[i, d, j] = t
     return nxt, tgt
@@ -294,18 +296,18 @@ def _config_steps(ix: MiniGamIndex, bar_first: bool) -> tuple[np.ndarray, np.nda
 
 def _opponent_tables(ix: MiniGamIndex) -> tuple[np.ndarray, np.ndarray]:
     """``cnt[b, t]``: opponent checkers on the mover's point t; ``hit[b, t]``: b after a hit there."""
-    p = ix.points
+    v = ix.variant
     nconf = len(ix.configs)
-    cnt = np.zeros((nconf, p + 1), dtype=np.int64)
-    hit = np.tile(np.arange(nconf)[:, None], (1, p + 1))
+    cnt = np.zeros((nconf, v.bar), dtype=np.int64)
+    hit = np.tile(np.arange(nconf)[:, None], (1, v.bar))
     for i, c in enumerate(ix.configs):
-        for t in range(1, p + 1):
-            q = p + 1 - t
+        for t in range(1, v.bar):
+            q = v.flip(t)
             cnt[i, t] = c[q]
             if c[q] == 1:
                 lst = list(c)
                 lst[q] = 0
-                lst[p + 1] += 1
+                lst[v.bar] += 1
                 hit[i, t] = ix.config_id[tuple(lst)]
     return cnt, hit
 
@@ -331,7 +333,7 @@ def successor_tables(ix: MiniGamIndex, bar_first: bool = False) -> tuple[np.ndar
     from . import solve_kernels
 
     n = ix.n_states
-    succ = np.empty((6, ix.points + 1, n), dtype=np.int32)
+    succ = np.empty((6, ix.variant.bar, n), dtype=np.int32)  # sources: the bar and points N..1
     swap = np.empty(n, dtype=np.int32)
     solve_kernels.fill_successors(_tables(ix, bar_first), succ, swap)
     return succ, swap
@@ -389,7 +391,7 @@ def solve(checkers: int = 8, *, bar_first: bool = False, tol: float = 1e-12, chu
     t0 = time.perf_counter()
     ix = MiniGamIndex(checkers)
     tables = _tables(ix, bar_first)
-    n, k, nsrc = ix.n_states, checkers, ix.points + 1
+    n, k, nsrc = ix.n_states, checkers, ix.variant.bar  # sources: the bar and points N..1
     values = np.full(n, 0.5)
     rec = np.full((n, sk.RECORD), NEG)
     for o in range(k + 1):  # the mover has borne everything off: won
@@ -484,14 +486,13 @@ class MiniGamTable:
     def value_after(self, position: Position) -> float:
         """The winning chance of ``position.turn`` after it has played (the opponent rolls next)."""
         self._check(position)
-        i = 0 if position.turn == WHITE else 1
-        if position.off[i] == self.checkers:
+        if position.count(position.turn, OFF) == self.checkers:
             return 1.0
-        return 1.0 - self.value(position.with_turn(BLACK if position.turn == WHITE else WHITE))
+        return 1.0 - self.value(position.with_turn(other(position.turn)))
 
     def value_board_after(self, board: Sequence[int], opponent_off: int) -> float:
         """:meth:`value_after` for a mover's-eye board (the fast path of the engine)."""
-        if board[0] == self.checkers:
+        if board[OFF] == self.checkers:
             return 1.0
         a, b = self.index.configs_of_board(board, opponent_off)
         return 1.0 - float(self.values[self.index.index(b, a)])
@@ -499,7 +500,7 @@ class MiniGamTable:
     def roll_value(self, position: Position, dice: Any) -> float:
         """The mover's chance after rolling ``dice``: the best play's :meth:`value_after`."""
         self._check(position)
-        opp_off = position.off[1 if position.turn == WHITE else 0]
+        opp_off = position.opponent_off
         return max(self.value_board_after(b, opp_off) for b in legal_boards(position, dice))
 
     def bellman(self, position: Position) -> float:

@@ -43,8 +43,7 @@ __all__ = ["main", "build_parser", "plays_json", "version"]
 
 def plays_json(position: Position, dice: Any) -> list[dict[str, Any]]:
     """The distinct positions reachable by playing one roll, in the JSON form, ``turn`` unchanged."""
-    v, turn = position.variant, position.turn
-    opp_off = position.off[1 if turn == "white" else 0]
+    v, turn, opp_off = position.variant, position.turn, position.opponent_off
     return [Position.from_board(v, turn, b, opp_off).to_json() for b in legal_boards(position, dice)]
 
 

@@ -105,7 +105,7 @@ def _count(text: str, lo: int) -> int:
     """An argparse type's whole number from ``lo`` to :data:`LARGEST` (:func:`~backgammon_lab.errors.whole_number`;
     argparse names the option in the message)."""
     try:
-        return whole_number(text, "", lo, LARGEST)
+        return whole_number(text, "", lo, LARGEST, text=True)
     except BackgammonError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
@@ -132,7 +132,7 @@ def number_type(low: float, high: float, *, what: str, whole: bool = False, low_
         x: float
         if whole:
             try:
-                x = whole_number(text, "", -LARGEST - 1, LARGEST)
+                x = whole_number(text, "", -LARGEST - 1, LARGEST, text=True)
             except BackgammonError:
                 x = math.nan
         else:

@@ -21,7 +21,7 @@ __all__ = ["add_render_arguments", "render_command", "add_render_subcommand"]
 
 
 def _optional(text: str | None, what: str) -> int | None:
-    return None if text is None else whole_number(text, what)
+    return None if text is None else whole_number(text, what, text=True)
 
 
 def add_render_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +62,7 @@ def _int_list(text: str | None, what: str) -> tuple[int, ...]:
     if not text:
         return ()
     try:
-        return tuple(whole_number(t, what) for t in text.replace(",", " ").split())
+        return tuple(whole_number(t, what, text=True) for t in text.replace(",", " ").split())
     except BackgammonError:
         raise BackgammonError(f"{what}: expected numbers like '7,5,0', not {quote(text)}") from None
 
@@ -110,11 +110,11 @@ def render_command(args: argparse.Namespace) -> int:
         pos = parse_position(args.position, args.variant)
         names = {k: v for k, v in (("white", args.white_name), ("black", args.black_name)) if v}
         pic = board(
-            pos, orientation=args.orientation, size=whole_number(args.size, "--size", 1, MAX_SIZE),
+            pos, orientation=args.orientation, size=whole_number(args.size, "--size", 1, MAX_SIZE, text=True),
             theme=args.theme,
             dice=args.dice, dice_left=(_int_list(args.dice_left, "--dice-left")
                                        if args.dice_left is not None else None),
-            named_double=(None if args.named_double is None else whole_number(args.named_double, "--named-double", 1, 6)),
+            named_double=(None if args.named_double is None else whole_number(args.named_double, "--named-double", 1, 6, text=True)),
             reroll_due=args.reroll,
             selected=_optional(args.selected, "--selected"), targets=_int_list(args.targets, "--targets"),
             highlight=_int_list(args.highlight, "--highlight"),

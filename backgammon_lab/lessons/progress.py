@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..errors import whole_number
 from .exercises import LessonError
 
 __all__ = ["Attempt", "Progress", "stars_for", "MAX_STARS"]
@@ -54,12 +55,6 @@ class Attempt:
         return stars_for(self.wrong, self.hints, self.shown)
 
 
-def _count(value: Any, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise LessonError(f"{name} is a count (0 or more), not {value!r}")
-    return value
-
-
 class Progress:
     """The best attempt of each exercise, for a lesson or a whole course.
 
@@ -86,7 +81,8 @@ class Progress:
         """Record a finished attempt; returns the exercise's stars now (the best so far)."""
         if not isinstance(exercise, str) or not exercise:
             raise LessonError(f"an exercise id is a non-empty string, not {exercise!r}")
-        att = Attempt(exercise, _count(wrong, "wrong"), _count(hints, "hints"), bool(shown))
+        att = Attempt(exercise, whole_number(wrong, "wrong", 0, error=LessonError),
+                      whole_number(hints, "hints", 0, error=LessonError), bool(shown))
         old = self._best.get(exercise)
         if old is None or att.stars > old.stars:
             self._best[exercise] = att

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..engine import OpeningRoll, Phase, RollDice
-from ..errors import AmbiguousMoveError, BackgammonError, NotationError, show
+from ..errors import AmbiguousMoveError, BackgammonError, NotationError, show, whole_number
 from ..game import Game
 from ..position import BLACK, WHITE, Player, Roll, other
 from ..rules import PlayList
@@ -265,10 +265,12 @@ class Match:
         return self[number].game
 
     def __getitem__(self, number: int) -> MatchGame:
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(self.games):
+        try:
+            i = whole_number(number, "game", 1, len(self.games), error=NotationError)
+        except NotationError:
             raise NotationError(f"no game {show(number)} in this match: it has {len(self.games)} "
-                                f"game{'s' if len(self.games) != 1 else ''} (numbered from 1)")
-        return self.games[number - 1]
+                                f"game{'s' if len(self.games) != 1 else ''} (numbered from 1)") from None
+        return self.games[i - 1]
 
     def __len__(self) -> int:
         return len(self.games)

@@ -20,7 +20,7 @@ import re
 
 from ..engine import MakePlay, OpeningRoll, RollDice
 from ..errors import NotationError, show
-from ..position import BLACK, WHITE, Player, Step
+from ..position import BLACK, OFF, WHITE, Player, Step
 from ..variants import find_variant
 from .model import GameBuilder, Match, MatchFileError, MatchGame, ScoreKeeper, register_format
 
@@ -112,22 +112,25 @@ def parse_sgf(text: str) -> list[list[Node]]:
     return trees
 
 
+#: SGF's board: standard backgammon's 24 points, whose letters a..x are White's points 1..24.
+_BOARD = find_variant("standard")
+
+
 def _letter_point(c: str, player: Player) -> int:
     """Point in the mover's numbering (25 the bar, 0 borne off) of an SGF letter."""
     if c == "y":
-        return 25
+        return _BOARD.bar
     if c == "z":
-        return 0
-    k = ord(c) - ord("a")
-    return k + 1 if player == WHITE else 24 - k
+        return OFF
+    return _BOARD.renumber(ord(c) - ord("a") + 1, player)
 
 
 def _point_letter(p: int, player: Player) -> str:
-    if p == 25:
+    if p == _BOARD.bar:
         return "y"
-    if p == 0:
+    if p == OFF:
         return "z"
-    return chr(ord("a") + (p - 1 if player == WHITE else 24 - p))
+    return chr(ord("a") + _BOARD.renumber(p, player) - 1)
 
 
 def sgf_move_text(letters: str, player: Player) -> str:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import NotationError, PositionError, show
+from ..errors import NotationError, PositionError, show, whole_number
 from ..position import BLACK, WHITE, Player, Position
 from ..variants import Variant, find_variant
 
@@ -153,8 +153,10 @@ def xgid(position: Position, *, cube: int = 1, cube_owner: Player | None = None,
     for i, n in enumerate(position.points):
         if n:
             chars[i + 1] = letter(abs(n), n > 0)
+    cube = whole_number(cube, "xgid(): cube", 1, 2 ** 15, error=NotationError)
+    max_cube = whole_number(max_cube, "xgid(): max_cube", 1, 2 ** 15, error=NotationError)
     for name, value in (("cube", cube), ("max_cube", max_cube)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value & (value - 1) or value > 2 ** 15:
+        if value & (value - 1):
             raise NotationError(f"xgid(): {name} is a power of 2 from 1 to 32768, not {show(value)}")
     if cube_owner not in (None, WHITE, BLACK):
         raise NotationError(f"xgid(): cube_owner is 'white', 'black' or None, not {show(cube_owner)}")
@@ -166,12 +168,12 @@ def xgid(position: Position, *, cube: int = 1, cube_owner: Player | None = None,
     if dice is None:
         dice_text = codes[decision] or "00"
     else:
-        if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        if len(dice) != 2:
             raise NotationError(f"xgid(): dice are two numbers from 1 to 6, not {show(dice)}")
-        dice_text = f"{dice[0]}{dice[1]}"
-    for name, value in (("score", score[0]), ("score", score[1]), ("length", length)):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 9999:
-            raise NotationError(f"xgid(): {name} is a whole number from 0 to 9999, not {show(value)}")
+        dice_text = "".join(str(whole_number(d, "xgid(): a die", 1, 6, error=NotationError)) for d in dice)
+    score = (whole_number(score[0], "xgid(): score", 0, 9999, error=NotationError),
+             whole_number(score[1], "xgid(): score", 0, 9999, error=NotationError))
+    length = whole_number(length, "xgid(): length", 0, 9999, error=NotationError)
     flags = int(crawford) if length else int(jacoby) + 2 * int(beaver)
     owner = {None: "0", WHITE: "1", BLACK: "-1"}[cube_owner]
     turn = "1" if position.turn == WHITE else "-1"

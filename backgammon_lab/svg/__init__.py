@@ -149,7 +149,7 @@ def render(spec: Spec) -> SvgBoard:
     """Draw the picture of checked options, layer by layer."""
     position, th = spec.position, spec.theme
     mover = position.turn
-    lay = layout(position.variant.points, spec.orientation, spec.numbers)
+    lay = layout(position.variant, spec.orientation, spec.numbers)
     prefix = spec.id_prefix or spec.default_id()
     cap_lines = wrap(spec.caption, caption_width(lay.width)) if spec.caption else []
     height = lay.height + (len(cap_lines) * CAPTION_LINE + CAPTION_PAD if cap_lines else 0)

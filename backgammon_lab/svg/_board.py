@@ -46,7 +46,7 @@ def _direction(b: Builder, th: Theme, op: tuple[Any, ...]) -> list[El]:
 
 def _hit_areas(b: Builder, lay: Layout) -> list[El]:
     """Transparent boxes over every point, bar half and tray, with their data attributes."""
-    n = lay.n
+    n, v = lay.n, lay.variant
     hit = {"fill": "#fff", "fill-opacity": "0"}
     out: list[El] = []
 
@@ -55,7 +55,7 @@ def _hit_areas(b: Builder, lay: Layout) -> list[El]:
 
     for p in range(1, n + 1):
         out.append(b.el("rect", {"class": "point", "data-point": str(p),
-                                 "data-point-black": str(n + 1 - p), **box_attrs(lay.points[p][0])}))
+                                 "data-point-black": str(v.flip(p)), **box_attrs(lay.points[p][0])}))
     for who in (WHITE, BLACK):
         out.append(b.el("rect", {"class": "bar", "data-bar": who, **box_attrs(lay.bars[who][0])}))
     for who in (WHITE, BLACK):

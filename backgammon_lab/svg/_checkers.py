@@ -17,7 +17,7 @@ def count_label(b: Builder, cx: float, cy: float, cnt: int, colour: str) -> El:
 
 def checker_layer(b: Builder, lay: Layout, th: Theme, position: Position) -> tuple[list[El], list[El]]:
     """``(checkers, counts)``: the checkers (circles; slabs in the trays) and the count labels."""
-    n = lay.n
+    n, v = lay.n, position.variant
     checkers: list[El] = []
     counts: list[El] = []
     for p in range(1, n + 1):
@@ -29,7 +29,7 @@ def checker_layer(b: Builder, lay: Layout, th: Theme, position: Position) -> tup
         stack = point_stack(lay, p, who)
         fill, stroke, tcol = checker_colours(th, who)
         base = {"class": "checker", "data-color": who, "data-point": str(p),
-                "data-point-black": str(n + 1 - p), "r": fmt(stack.r), "fill": fill,
+                "data-point-black": str(v.flip(p)), "r": fmt(stack.r), "fill": fill,
                 "stroke": stroke, "stroke-width": "1.5"}
         for i in range(cnt):
             cx, cy = stack.centre(i, cnt)

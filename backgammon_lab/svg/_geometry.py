@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..position import BLACK, WHITE, Player, Position, other
+from ..position import BLACK, OFF, WHITE, Player, Position, other
+from ..variants import Variant
 
 
 @dataclass(frozen=True)
@@ -68,9 +69,12 @@ class Tray:
 
 @dataclass(frozen=True)
 class Layout:
-    """Every coordinate of one board geometry seen from one side (``viewer``)."""
+    """Every coordinate of one board geometry seen from one side (``viewer``); ``variant`` is the
+    variant it was made for, whose numbering (:meth:`~backgammon_lab.variants.Variant.renumber`,
+    ``flip``, ``bar``) it uses: every variant with ``n`` points shares the layout."""
 
     n: int
+    variant: Variant
     viewer: Player
     width: float
     height: float  # without the caption
@@ -87,11 +91,7 @@ class Layout:
     static: tuple[Any, ...]  # primitive drawing ops of the unchanging board
 
 
-def vslot(layout_n: int, viewer: Player, white_point: int) -> int:
-    return white_point if viewer == WHITE else layout_n + 1 - white_point
-
-
-def layout24(viewer: Player, numbers: bool) -> Layout:
+def layout24(v: Variant, viewer: Player, numbers: bool) -> Layout:
     pad, frame, w, bar_w, tray_w, gap = 6.0, 14.0, 36.0, 40.0, 46.0, 46.0
     r = 16.0
     pitch = 2 * r + 1
@@ -121,17 +121,17 @@ def layout24(viewer: Player, numbers: bool) -> Layout:
 
     points: dict[int, tuple[Box, dict[Player, Stack]]] = {}
     for p in range(1, 25):
-        v = vslot(24, viewer, p)
-        if v <= 6:
-            x, top = x_r + (6 - v) * w, False
-        elif v <= 12:
-            x, top = x_l + (12 - v) * w, False
-        elif v <= 18:
-            x, top = x_l + (v - 13) * w, True
+        q = v.renumber(p, viewer)
+        if q <= 6:
+            x, top = x_r + (6 - q) * w, False
+        elif q <= 12:
+            x, top = x_l + (12 - q) * w, False
+        elif q <= 18:
+            x, top = x_l + (q - 13) * w, True
         else:
-            x, top = x_r + (v - 19) * w, True
+            x, top = x_r + (q - 19) * w, True
         cx = x + w / 2
-        colour = "point_a" if v % 2 else "point_b"
+        colour = "point_a" if q % 2 else "point_b"
         tip = 0.92 * half
         if top:
             ops.append(("poly", ((x + 1, y_in), (x + w - 1, y_in), (cx, y_in + tip)), colour))
@@ -144,8 +144,8 @@ def layout24(viewer: Player, numbers: bool) -> Layout:
             stack = Stack(cx, y_bot, -1, half, pitch, r)
             ny, ny_other = y_bot + frame + 14, y_bot + frame + 29
         if numbers:
-            ops.append(("num", cx, ny, str(v), viewer, p, 12))
-            ops.append(("num", cx, ny_other, str(25 - v), top_player, p, 12))
+            ops.append(("num", cx, ny, str(q), viewer, p, 12))
+            ops.append(("num", cx, ny_other, str(v.flip(q)), top_player, p, 12))
         points[p] = (box, {WHITE: stack, BLACK: stack})
     if numbers:  # which row is whose: a small checker at the start of each number row
         for y_row, who in ((y_board - 10, viewer), (y_board - 25, top_player),
@@ -175,11 +175,12 @@ def layout24(viewer: Player, numbers: bool) -> Layout:
         bottom = who == viewer
         ops.append(("route", pad + 2, y_row - 15, 32.0, 18.0, bottom, who))
     info_x = (pad + 66, x_tray + tray_w - 78, x_tray + tray_w)
-    return Layout(24, viewer, width, height, pad, r, points, bars, trays, dice, badge, info,
+    return Layout(24, v, viewer, width, height, pad, r, points, bars, trays, dice, badge, info,
                    info_x, name_chars(info_x), tuple(ops))
 
 
-def layout_strip(n: int, viewer: Player, numbers: bool) -> Layout:
+def layout_strip(v: Variant, viewer: Player, numbers: bool) -> Layout:
+    n = v.points
     pad, frame, w, end_w, div, panel = 6.0, 12.0, 44.0, 52.0, 6.0, 96.0
     r = 18.0
     pitch = 2 * r + 1
@@ -211,10 +212,10 @@ def layout_strip(n: int, viewer: Player, numbers: bool) -> Layout:
     ops.append(("label", ex_r, y_num_v, "bar", "muted", 11))
     points: dict[int, tuple[Box, dict[Player, Stack]]] = {}
     for p in range(1, n + 1):
-        v = vslot(n, viewer, p)
-        x = x_cols + (v - 1) * w
+        q = v.renumber(p, viewer)
+        x = x_cols + (q - 1) * w
         cx = x + w / 2
-        colour = "point_a" if v % 2 else "point_b"
+        colour = "point_a" if q % 2 else "point_b"
         tip = col_h * 0.34
         ops.append(("poly", ((x + 1, y_end), (x + w - 1, y_end), (cx, y_end - tip)), colour))
         ops.append(("poly", ((x + 1, y_strip), (x + w - 1, y_strip), (cx, y_strip + tip)), colour))
@@ -223,8 +224,8 @@ def layout_strip(n: int, viewer: Player, numbers: bool) -> Layout:
                   top_player: Stack(cx, y_strip + 2, 1, col_h - 4, pitch, r)}
         points[p] = (Box(x, y_strip, w, col_h), stacks)
         if numbers:
-            ops.append(("num", cx, y_num_v, str(v), viewer, p, 13))
-            ops.append(("num", cx, y_num_t, str(n + 1 - v), top_player, p, 13))
+            ops.append(("num", cx, y_num_v, str(q), viewer, p, 13))
+            ops.append(("num", cx, y_num_t, str(v.flip(q)), top_player, p, 13))
     half = col_h / 2 - 1
     bars = {
         viewer: (Box(x_right, y_mid + 1, end_w, half),
@@ -252,7 +253,7 @@ def layout_strip(n: int, viewer: Player, numbers: bool) -> Layout:
              top_player: (px + (panel - 12) / 2, y_mid - 18)}
     info = {top_player: pad + info_h / 2 + 5, viewer: height - pad - info_h / 2 + 5}
     info_x = (pad + 24, width - pad - 82, width - pad - 4)
-    return Layout(n, viewer, width, height, pad, r, points, bars, trays, dice, badge, info,
+    return Layout(n, v, viewer, width, height, pad, r, points, bars, trays, dice, badge, info,
                    info_x, name_chars(info_x), tuple(ops))
 
 
@@ -264,11 +265,12 @@ def name_chars(info_x: tuple[float, float, float]) -> int:
 LAYOUTS: dict[tuple[int, Player, bool], Layout] = {}
 
 
-def layout(n: int, viewer: Player, numbers: bool) -> Layout:
-    key = (n, viewer, numbers)
+def layout(variant: Variant, viewer: Player, numbers: bool) -> Layout:
+    """The layout of ``variant``'s board seen by ``viewer`` (cached by the number of points)."""
+    key = (variant.points, viewer, numbers)
     lay = LAYOUTS.get(key)
     if lay is None:
-        lay = layout24(viewer, numbers) if n == 24 else layout_strip(n, viewer, numbers)
+        lay = layout24(variant, viewer, numbers) if variant.points == 24 else layout_strip(variant, viewer, numbers)
         LAYOUTS[key] = lay
     return lay
 
@@ -279,22 +281,22 @@ def point_stack(lay: Layout, white_point: int, player: Player) -> Stack:
 
 
 class Places:
-    """The places of one position on one layout, named in a player's numbering (N+1 = bar,
-    0 = tray), as a :class:`~backgammon_lab.position.Step` names them."""
+    """The places of one position on one layout, named in a player's numbering (``variant.bar`` =
+    bar, ``OFF`` = tray), as a :class:`~backgammon_lab.position.Step` names them."""
 
     def __init__(self, lay: Layout, position: Position) -> None:
         self.lay = lay
         self.position = position
-        self.n = lay.n
+        self.variant = position.variant
 
     def place_of(self, player: Player, point: int) -> tuple[str, Any]:
         """The kind and key of a point in ``player``'s numbering: ('point', White's number),
         ('bar', owner) or ('off', owner)."""
-        if point == self.n + 1:
+        if point == self.variant.bar:
             return "bar", player
-        if point == 0:
+        if point == OFF:
             return "off", player
-        return "point", (point if player == WHITE else self.n + 1 - point)
+        return "point", self.variant.renumber(point, player)
 
     def own_count(self, player: Player, point: int) -> int:
         """``player``'s checkers on ``point`` (that player's numbering)."""
@@ -302,9 +304,9 @@ class Places:
 
     def their_count(self, player: Player, point: int) -> int:
         """The opponent's checkers on ``player``'s point ``point`` (0 on a bar or tray)."""
-        if point in (0, self.n + 1):
+        if point in (OFF, self.variant.bar):
             return 0
-        return self.position.count(other(player), self.n + 1 - point)
+        return self.position.count(other(player), self.variant.flip(point))
 
     def slot(self, player: Player, point: int, i: int, total: int) -> tuple[float, float]:
         """Centre of ``player``'s checker ``i`` of ``total`` on ``point``."""

@@ -9,14 +9,13 @@ and what the dice show after named doubles is what the caller says.
 from __future__ import annotations
 
 import hashlib
-import operator
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TypeGuard
 
-from ..errors import BackgammonError, DiceError, RenderError
-from ..position import BLACK, WHITE, Play, Player, Position, Roll, Step, other
+from ..errors import BackgammonError, DiceError, RenderError, whole_number
+from ..moves import parse_steps
+from ..position import BLACK, OFF, WHITE, Play, Player, Position, Roll, Step, other
 from ..variants import Variant
 from ._geometry import layout
 from ._theme import THEMES, Theme
@@ -44,9 +43,12 @@ def quote(value: object, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def is_int(x: object) -> TypeGuard[int]:
-    """An ``int`` that is not a ``bool``."""
-    return isinstance(x, int) and not isinstance(x, bool)
+def whole(x: object, lo: int | None = None, hi: int | None = None) -> int | None:
+    """``x`` as a whole number from ``lo`` to ``hi`` (``errors.whole_number`` decides), or None."""
+    try:
+        return whole_number(x, "", lo, hi)
+    except BackgammonError:
+        return None
 
 
 def read_orientation(orientation: object) -> Player:
@@ -66,8 +68,9 @@ def read_theme(theme: object) -> Theme:
 def read_size(size: object) -> int | None:
     if size is None:
         return None
-    if is_int(size) and 0 < size <= MAX_SIZE:
-        return size
+    n = whole(size, 1, MAX_SIZE)
+    if n is not None:
+        return n
     raise RenderError(f"size is a number of pixels from 1 to {MAX_SIZE}, not {quote(size)}")
 
 
@@ -94,35 +97,34 @@ def read_names(names: object, limit: int) -> dict[Player, str]:
     return out
 
 
-def read_points(items: object, n: int, what: str) -> tuple[int, ...]:
-    """Points in the mover's numbering (0 = tray, N+1 = bar), sorted, each once."""
+def read_points(items: object, v: Variant, what: str) -> tuple[int, ...]:
+    """Points in the mover's numbering (``OFF`` = tray, ``v.bar`` = bar), sorted, each once."""
     if items is None:
         return ()
-    if is_int(items):
+    if whole(items) is not None:
         items = (items,)
     elif isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise RenderError(f"{what}: expected a point number or a list of them, not {quote(items)}")
     out: set[int] = set()
     for x in items:
-        if not is_int(x) or not 0 <= x <= n + 1:
-            raise RenderError(f"{what}: {quote(x)} is not a point of a {n}-point board "
-                              f"(1..{n}, {n + 1} = bar, 0 = off)")
-        out.add(x)
+        point = whole(x, OFF, v.bar)
+        if point is None:
+            raise RenderError(f"{what}: {quote(x)} is not a point of a {v.points}-point board "
+                              f"(1..{v.points}, {v.bar} = bar, {OFF} = off)")
+        out.add(point)
     return tuple(sorted(out))
 
 
-def _parse_move_text(text: str, n: int, what: str) -> list[tuple[int, int]]:
-    from ..notation import parse_steps
-
+def _parse_move_text(text: str, v: Variant, what: str) -> list[tuple[int, int]]:
     try:
-        return parse_steps(text, n)
+        return parse_steps(text, v.points)
     except BackgammonError:
         raise
     except (TypeError, ValueError, OverflowError) as e:  # the core's parser should not let these out
         raise RenderError(f"{what}: cannot read the move {quote(text)}: {e}") from None
 
 
-def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow, ...]:
+def read_steps(items: object, player: Player, v: Variant, what: str) -> tuple[Arrow, ...]:
     """Arrows or a last play as ``(player, start, end, group)`` in that player's numbering;
     ``player`` numbers the steps given without a Play. Each Play or move text is a group of its
     own; consecutive Steps or pairs share one."""
@@ -141,7 +143,7 @@ def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow,
             if isinstance(it, Play):
                 out.extend((it.position.turn, s.start, s.end, group) for s in it.steps)
             else:
-                out.extend((player, a, b, group) for a, b in _parse_move_text(it, n, what))
+                out.extend((player, a, b, group) for a, b in _parse_move_text(it, v, what))
             continue
         if not loose:
             group, loose = group + 1, True
@@ -153,13 +155,14 @@ def read_steps(items: object, player: Player, n: int, what: str) -> tuple[Arrow,
         except (TypeError, IndexError, KeyError):
             raise RenderError(f"{what}: {quote(it)} is not a Step, a Play, move text or a "
                               "(start, end) pair") from None
-        if not is_int(a) or not is_int(b):
+        start, end = whole(a), whole(b)
+        if start is None or end is None:
             raise RenderError(f"{what}: {quote(it)} must hold integer points")
-        out.append((player, a, b, group))
+        out.append((player, start, end, group))
     for _who, a, b, _g in out:
-        if not (1 <= a <= n + 1 and 0 <= b <= n):
-            raise RenderError(f"{what}: step {a}/{b} is not on a {n}-point board "
-                              f"(starts 1..{n + 1} with {n + 1} = bar, ends {n}..0 with 0 = off)")
+        if not (1 <= a <= v.bar and OFF <= b <= v.points):
+            raise RenderError(f"{what}: step {a}/{b} is not on a {v.points}-point board "
+                              f"(starts 1..{v.bar} with {v.bar} = bar, ends {v.points}..0 with {OFF} = off)")
     return tuple(out)
 
 
@@ -210,9 +213,10 @@ def _used_flags(in_play: tuple[int, ...], dice_left: object) -> tuple[int, ...]:
     given = list(dice_left)
     remaining: list[int] = []
     for d in given:
-        if isinstance(d, bool) or not hasattr(type(d), "__index__"):
+        die = whole(d)
+        if die is None:
             raise DiceError(f"dice_left must be a list of die numbers, not {quote(dice_left)}")
-        remaining.append(operator.index(d))
+        remaining.append(die)
     flags = [1] * len(in_play)
     # The dice still to play are the last ones of their value; used ones come first.
     for i in range(len(in_play) - 1, -1, -1):
@@ -240,9 +244,10 @@ def read_dice(variant: Variant, dice: object, dice_left: object, named_double: o
     if named_double is None:
         in_play = _moves(variant, roll)
         return DiceView((), in_play, _used_flags(in_play, dice_left), None, f"dice {roll}")
-    if not is_int(named_double) or not 1 <= named_double <= 6:
+    k = whole(named_double, 1, 6)
+    if k is None:
         raise DiceError(f"named_double must be a number 1-6, not {quote(named_double)}")
-    named = Roll(named_double, named_double)
+    named = Roll(k, k)
     in_play = _moves(variant, named)
     if roll == named:
         return DiceView((), in_play, _used_flags(in_play, dice_left), named.first, f"named {named}")
@@ -256,8 +261,9 @@ def read_lost(lost: object) -> tuple[int, ...]:
         return ()
     if isinstance(lost, (str, bytes)) or not isinstance(lost, Iterable):
         raise DiceError(f"lost_dice must be a list of die numbers, not {quote(lost)}")
-    out = tuple(lost)
-    if len(out) > 4 or not all(is_int(d) and 1 <= d <= 6 for d in out):
+    read = [whole(d, 1, 6) for d in lost]
+    out = tuple(d for d in read if d is not None)
+    if len(read) > 4 or len(out) != len(read):
         raise DiceError(f"lost_dice must be at most four die numbers 1-6, not {quote(lost)}")
     return out
 
@@ -306,17 +312,17 @@ def read_options(position: object, *, orientation: object, size: object, theme: 
     viewer = read_orientation(orientation)
     th = read_theme(theme)
     width = read_size(size)
-    n = position.variant.points
+    v = position.variant
     mover = position.turn
-    dv = read_dice(position.variant, dice, dice_left, named_double)
-    sel = read_points(selected, n, "selected")
-    tgt = read_points(targets, n, "targets")
-    hil = read_points(highlight, n, "highlight")
-    arr = read_steps(arrows, mover, n, "arrows")
-    last = read_steps(lastmove, player_of(lastmove, other(mover)), n, "lastmove")
-    done = read_steps(played, mover, n, "played")
+    dv = read_dice(v, dice, dice_left, named_double)
+    sel = read_points(selected, v, "selected")
+    tgt = read_points(targets, v, "targets")
+    hil = read_points(highlight, v, "highlight")
+    arr = read_steps(arrows, mover, v, "arrows")
+    last = read_steps(lastmove, player_of(lastmove, other(mover)), v, "lastmove")
+    done = read_steps(played, mover, v, "played")
     lost = read_lost(lost_dice)
-    nm = read_names(names, layout(n, viewer, bool(numbers)).name_chars)
+    nm = read_names(names, layout(v, viewer, bool(numbers)).name_chars)
     cap = clean(caption) if caption is not None else ""
     prefix = read_id_prefix(id_prefix)
     return Spec(position, viewer, width, th, dv, bool(reroll_due), sel, tgt, hil, arr, last, done,

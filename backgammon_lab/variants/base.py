@@ -98,7 +98,7 @@ class Variant:
         Checkers per player.
     ``start``
         The start, the same for both players in their own numbering: ``{point: count}``, where
-        the key ``points + 1`` means the bar.
+        the key :attr:`bar` (``points + 1``) means the bar.
     ``home``
         Size of the home board: bearing off starts when every checker is on points 1..home or off.
     ``stacking_cap``
@@ -246,10 +246,37 @@ class Variant:
         )
         return f"find_variant({self.name!r}{opts})"
 
+    # -- geometry: the one place that numbers the bar and turns one side's numbers into the other's --
     @property
-    def bar_point(self) -> int:
-        """The number that stands for the bar in a step's start (``points + 1``)."""
+    def bar(self) -> int:
+        """The bar's number in a player's numbering: ``points + 1``, a step's start when a checker
+        enters and the key of ``start`` for checkers that begin on the bar (the tray is
+        :data:`~backgammon_lab.position.OFF`, 0).
+
+        >>> find_variant("minigam").bar
+        7
+        """
         return self.points + 1
+
+    def flip(self, point: int) -> int:
+        """The other player's number of ``point`` (1..N): ``N + 1 - point``, as each player numbers
+        the points from its own exit; the map is its own inverse.
+
+        >>> find_variant("standard").flip(24)
+        1
+        """
+        return self.points + 1 - point
+
+    def renumber(self, point: int, player: str) -> int:
+        """``point`` (1..N) between White's numbering and ``player``'s, either way (the map is its
+        own inverse): the number itself for White, :meth:`flip` of it for Black. The board shows
+        White's numbers; a step names the mover's.
+
+        >>> v = find_variant("standard")
+        >>> v.renumber(5, "white"), v.renumber(5, "black")
+        (5, 20)
+        """
+        return point if player == "white" else self.flip(point)
 
 
 VARIANTS: dict[str, type[Variant]] = {}

@@ -7,7 +7,7 @@ the solver's tests.
 
 from __future__ import annotations
 
-from ..errors import VariantError, show
+from ..errors import VariantError, show, whole_number
 from .base import Rule, Variant, register
 
 
@@ -47,11 +47,9 @@ class MiniGam(Variant):
 
     def configure(self, **options: object) -> None:
         """Set ``bar_first`` (G4's alternative reading) and ``checkers`` (1-8, for small solves)."""
-        n = options["checkers"]
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 15:
-            raise VariantError(f"minigam option checkers must be an int from 1 to 15, not {show(n)}")
+        n = whole_number(options["checkers"], "minigam option checkers", 1, 15, error=VariantError)
         if not isinstance(options["bar_first"], bool):
             raise VariantError(f"minigam option bar_first must be True or False, not {show(options['bar_first'])}")
         self.bar_first = options["bar_first"]
         self.checkers = n
-        self.start = {7: n}
+        self.start = {self.bar: n}

@@ -30,7 +30,6 @@ to the callbacks registered with :meth:`BoardWidget.on_click` (the position edit
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,10 +38,11 @@ import anywidget
 import traitlets
 
 from ..engine import Phase, TurnState
-from ..errors import BackgammonError
+from ..errors import BackgammonError, whole_number
 from ..game import Game
-from ..position import WHITE, Player, Position, Step
+from ..position import OFF, Player, Position, Step, other
 from ..rules import explain_step
+from ..variants import Variant
 
 __all__ = ["BoardWidget", "normalize_click", "board_kwargs", "board_kwargs_for_game", "KEYS", "place_name"]
 
@@ -78,9 +78,11 @@ def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
             return None, f"Ignored an unknown key {str(value)[:30]!r}; keys: {', '.join(KEYS)}."
         return {"kind": kind, "value": value, "shift": shift}, ""
     if kind in ("point", "die"):
-        if isinstance(value, float) and value.is_integer():
+        if isinstance(value, float) and value.is_integer():  # JSON from the browser: 3.0 is 3
             value = int(value)
-        if not isinstance(value, int) or isinstance(value, bool):
+        try:
+            value = whole_number(value, kind)
+        except BackgammonError:
             return None, f"Ignored a {kind} click without a whole number: {str(value)[:30]!r}."
         if kind == "point" and not 1 <= value <= points:
             return None, f"There is no point {value} on a {points}-point board."
@@ -94,18 +96,13 @@ def normalize_click(raw: Any, points: int) -> tuple[dict[str, Any] | None, str]:
     return None, f"Ignored a click of unknown kind {str(kind)[:30]!r}."
 
 
-def _mover_point(white_point: int, mover: Player, points: int) -> int:
-    """White's point number seen by ``mover`` (its own numbering)."""
-    return white_point if mover == WHITE else points + 1 - white_point
-
-
-def place_name(point: int, mover: Player, points: int) -> str:
+def place_name(point: int, mover: Player, variant: Variant) -> str:
     """A place in ``mover``'s numbering in words, naming whose numbering it is:
     ``"Black's point 13"``, ``"the bar"``, ``"off"``. The board writes both numberings, the
     mover's in bold, so the words agree with what is under the checker."""
-    if point == points + 1:
+    if point == variant.bar:
         return "the bar"
-    if point == 0:
+    if point == OFF:
         return "off"
     return f"{mover.capitalize()}'s point {point}"
 
@@ -371,9 +368,6 @@ class BoardWidget(anywidget.AnyWidget):
                 elif click["kind"] == "key":
                     self.message = "Keys play a game; this board only shows a position."
             if played and self._move_handlers:  # the board is sent first; then the host catches up
-                # A moment without the GIL: in a kernel, the I/O thread sends the new picture now,
-                # not after the host's refresh (controls, record, bot) has run.
-                time.sleep(0.001)
                 for after in list(self._move_handlers):
                     after()
         except Exception as e:  # noqa: BLE001 - a click must never raise in the kernel
@@ -405,7 +399,8 @@ class BoardWidget(anywidget.AnyWidget):
             step = steps[i % len(steps)]
             self._selected, self._selected_at, self._preview = step.start, game.index, step
             self.message = (f"Step {i % len(steps) + 1} of {len(steps)}: {step.text(n)} "
-                            f"({place_name(step.start, mover, n)} to {place_name(step.end, mover, n)}); "
+                            f"({place_name(step.start, mover, game.variant)} to "
+                            f"{place_name(step.end, mover, game.variant)}); "
                             "Enter plays it, n shows the next.")
             self.redraw()
             return False
@@ -446,7 +441,7 @@ class BoardWidget(anywidget.AnyWidget):
             return False
         pos = game.position
         mover = pos.turn
-        n = pos.variant.points
+        v = pos.variant
         kind, value = click["kind"], click["value"]
         if kind == "background":
             self._selected = None
@@ -458,21 +453,21 @@ class BoardWidget(anywidget.AnyWidget):
                             "then where it goes.")
             return False
         if kind == "point":
-            target = _mover_point(value, mover, n)
+            target = v.renumber(value, mover)
         elif kind == "bar":
             if value != mover:
                 self._selected = None
                 self.message = f"That is {value.capitalize()}'s bar; it is {mover.capitalize()}'s turn."
                 self.redraw()
                 return False
-            target = n + 1
+            target = v.bar
         else:  # off
             if value != mover:
                 self._selected = None
                 self.message = f"That is {value.capitalize()}'s tray; {mover.capitalize()} bears off into its own."
                 self.redraw()
                 return False
-            target = 0
+            target = OFF
         steps = self._legal_steps()
         sel = self.selected
         if sel is not None:
@@ -489,12 +484,12 @@ class BoardWidget(anywidget.AnyWidget):
                 self.message = ""
                 self.redraw()
                 return False
-        if target != 0 and any(s.start == target for s in steps):
+        if target != OFF and any(s.start == target for s in steps):
             self._selected = target
             self._selected_at = game.index
             ends = self.targets()
-            where = ", ".join("off" if e == 0 else str(e) for e in ends)
-            name = "The bar" if target == n + 1 else f"Point {target}"
+            where = ", ".join("off" if e == OFF else str(e) for e in ends)
+            name = "The bar" if target == v.bar else f"Point {target}"
             self.message = f"{name} selected: it can go to {where}."
             self.redraw()
             return False
@@ -518,23 +513,22 @@ class BoardWidget(anywidget.AnyWidget):
         assert game is not None
         st = game.state
         pos = game.position
-        n = pos.variant.points
+        v = pos.variant
         start = st.turn_start
         done = list(st.steps)
         if sel is not None:
-            return explain_step(start, st.dice, done, (sel, target)).message
-        if target == 0:
+            return explain_step(start, st.roll, done, (sel, target)).message
+        if target == OFF:
             return "Select a checker first, then click the tray to bear it off."
         if pos.count(pos.turn, target) == 0:
-            opp = pos.variant.points + 1 - target
-            if target <= n and pos.count("black" if pos.turn == WHITE else "white", opp):
-                return (f"That point holds {('black' if pos.turn == WHITE else 'white').capitalize()}'s "
-                        f"checkers; it is {pos.turn.capitalize()}'s turn.")
-            name = "on the bar" if target == n + 1 else f"on point {target}"
+            them = other(pos.turn)
+            if target <= v.points and pos.count(them, v.flip(target)):
+                return f"That point holds {them.capitalize()}'s checkers; it is {pos.turn.capitalize()}'s turn."
+            name = "on the bar" if target == v.bar else f"on point {target}"
             return f"You have no checker {name}."
         for die in dict.fromkeys(game.dice_left):
             try:
-                why = explain_step(start, st.dice, done, Step(target, max(target - die, 0), die))
+                why = explain_step(start, st.roll, done, Step(target, max(target - die, OFF), die))
             except BackgammonError:
                 continue
             if not why.legal:

@@ -205,7 +205,7 @@ class PositionEditor(w.VBox):
                 if abs(x) > cap:
                     who = WHITE if x > 0 else BLACK
                     return (f"a {_ordinal(abs(x))} checker on a point: {v.title} allows at most {cap} "
-                            f"on a point ({who.capitalize()}'s point {q if who == WHITE else v.points + 1 - q})")
+                            f"on a point ({who.capitalize()}'s point {v.renumber(q, who)})")
         return None
 
     def _try(self, counts: _Counts, done: str) -> bool:
@@ -245,11 +245,10 @@ class PositionEditor(w.VBox):
                 self._move(src, click)
             return True
         remove = click.get("shift", False) or self.tool.value == "remove"
-        n = self._variant.points
         if kind == "point":
             pts = list(self._points)
             x = pts[value - 1]
-            black_q = n + 1 - value
+            black_q = self._variant.flip(value)
             if remove:
                 if x == 0:
                     self.board.message = f"There is no checker on White's point {value} to remove."
@@ -299,12 +298,12 @@ class PositionEditor(w.VBox):
 
     def _move(self, src: dict[str, Any], dst: dict[str, Any]) -> None:
         """Move one checker from the place ``src`` to ``dst`` (clicks in White's numbering), or refuse."""
-        n = self._variant.points
+        v = self._variant
         pts, bar, tray = list(self._points), list(self._bar), list(self._tray)
 
         def where(c: dict[str, Any]) -> str:
             if c["kind"] == "point":
-                return f"White's point {c['value']} (Black's {n + 1 - c['value']})"
+                return f"White's point {c['value']} (Black's {v.flip(c['value'])})"
             return f"{str(c['value']).capitalize()}'s {'bar' if c['kind'] == 'bar' else 'tray'}"
 
         if src["kind"] == "point":
