@@ -77,6 +77,10 @@ class QuestionWidget(w.VBox):
         super().__init__([self.title, self.board, self.choices,
                           w.HBox([self.hint_button, self.solution_button, self.retry_button, self.stars_label]),
                           self.feedback_box])
+        self.title.add_class("bgl-exercise-goal")
+        self.choices.add_class("bgl-exercise-choices")
+        self.feedback_box.add_class("bgl-exercise-feedback")
+        self.stars_label.add_class("bgl-exercise-stars")
         self.add_class("bgl-exercise")
         self._show_stars()
 
@@ -110,7 +114,7 @@ class QuestionWidget(w.VBox):
 
     def _show_stars(self) -> None:
         best = self.progress.stars(self.item.id)
-        self.stars_label.value = f"{star_text(best)} ({best} of {MAX_STARS}); clicks {self.clicks}, par {self.par}"
+        self.stars_label.value = f"{star_text(best)} {best} of {MAX_STARS} · clicks {self.clicks}, par {self.par}"
 
     def on_done(self, handler: Callable[[QuestionWidget], None]) -> None:
         """Call ``handler(widget)`` when the question is finished."""
@@ -259,6 +263,8 @@ class StrategyCourse(w.VBox):
         self.body = w.VBox([])
         super().__init__([self.stage_menu, w.HBox([self.prev_button, self.next_button, self.status]), self.body,
                           w.HBox([self.file_box, self.save_button, self.load_button]), self.file_status])
+        self.status.add_class("bgl-course-status")
+        self.file_status.add_class("bgl-course-file-status")
         self.add_class("bgl-course")
         self.goto(self.stage_id, 0)
 
