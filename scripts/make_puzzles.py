@@ -240,6 +240,30 @@ def _mexican_bearoff(rng: random.Random) -> str:
     return f"mexican/w/{white}{f',offx{off}' if off else ''}/{black}"
 
 
+def close_races(n: int, seed: int) -> list[tuple[str, Position, Roll]]:
+    """Standard races with no contact where the pip counts are close (the mover within 12 pips
+    of the other side), so that a wasteful play costs winning chances (seeded)."""
+    rng = random.Random(seed * 1000 + 29)
+    out: list[tuple[str, Position, Roll]] = []
+    i = 0
+    while len(out) < n and i < 50 * n:
+        i += 1
+        top = rng.choice([6, 7, 8, 9, 11])
+        sides = []
+        for _ in range(2):
+            off = rng.randint(0, 9)
+            on = _spread(rng, 15 - off, list(range(1, top + 1)))
+            sides.append(on + (f",offx{off}" if off else ""))
+        try:
+            pos = Position.from_string(f"standard/w/{sides[0]}/{sides[1]}")
+        except ValueError:
+            continue
+        if not -12 <= pos.pip_count("black") - pos.pip_count("white") <= 4:
+            continue
+        out.append((f"r{seed}.{i}", pos, Roll(rng.randint(1, 6), rng.randint(1, 6))))
+    return out
+
+
 def themed_more(variant: str, n: int, seed: int) -> list[tuple[str, Position, Roll]]:
     """Seeded positions for the themes self-play reaches least: standard priming, Mexican
     exact bear-off (with a doubles roll now and then, for the chain)."""
@@ -280,7 +304,9 @@ def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadli
     if variant in ("standard", "mexican") and seed != 11:
         extra = themed_more(variant, positions, seed) + extra
     pool = extra + candidates(variant, positions, seed=seed)
-    if only == "themed":
+    if only == "race":
+        pool = close_races(positions, seed)
+    elif only == "themed":
         pool = extra
     elif only == "selfplay":
         pool = candidates(variant, positions, seed=seed)
@@ -365,8 +391,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=600, help="self-play positions to try per variant")
     ap.add_argument("--per-theme", type=int, default=6)
     ap.add_argument("--seed", type=int, default=11, help="self-play seed (another seed: more positions)")
-    ap.add_argument("--only", default="", choices=["", "themed", "selfplay"],
-                    help="try only the themed positions, or only those from self-play")
+    ap.add_argument("--only", default="", choices=["", "themed", "selfplay", "race"],
+                    help="try only the themed positions, only those from self-play, or only close races")
     args = ap.parse_args(argv)
     variants = ["minigam", "mexican", "standard"] if args.variant == "all" else [args.variant]
     for v in variants:
