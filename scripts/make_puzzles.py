@@ -41,7 +41,7 @@ from backgammon_lab.analysis.hints import doubles_hint, hint, opening_hint  # no
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.rollout import sample_positions  # noqa: E402
 from backgammon_lab.analysis.solve import cache_dir, get_table  # noqa: E402
-from backgammon_lab.analysis.strategy import all_home, cap_refuses, contact, puzzle_dir, puzzle_theme  # noqa: E402
+from backgammon_lab.analysis.strategy import all_home, contact, puzzle_dir, puzzle_theme  # noqa: E402
 from backgammon_lab.engine import Phase, advance, dice_state  # noqa: E402
 from backgammon_lab.position import WHITE, Position, Roll  # noqa: E402
 
@@ -128,6 +128,8 @@ def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None
     second = hd.plays[1]
     if second.error is None or second.error < MARGIN:
         return None
+    if second.how != hd.plays[0].how:
+        return None  # the second was pruned at a shallower ply: the margin is not one at the deepest
     games, truncate = GAMES[variant], TRUNCATE[variant]
     r = hint(pos, roll, ply=0, rollout=games, candidates=2, truncate=truncate, seed=1)
     rb, rs = r.plays[0], r.plays[1]
@@ -147,6 +149,20 @@ def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None
                                   "bot": r.bot, "plays": [rb.text, rs.text], "win": [rb.win, rs.win],
                                   "stderr": [rb.stderr, rs.stderr], "equity_loss": rs.loss,
                                   "loss_stderr": rs.loss_stderr}}}
+
+
+def every_roll(variant: str, n: int, seed: int, explore: float, doubles: bool = False
+               ) -> list[tuple[str, Position, Roll]]:
+    """Seeded positions from self-play (``explore``: the rate of random moves mixed in), each with
+    every roll of the 21 (a Mexican's 1-2 left out: it is named, not played), or every doubles."""
+    out = []
+    for i, pos in enumerate(sample_positions(variant, n, NetBot(), seed=seed, explore=explore)):
+        for hi in range(1, 7):
+            for lo in range(1, hi + 1):
+                roll = Roll(hi, lo)
+                if (hi == lo or not doubles) and not (variant == "mexican" and roll.is_mexican):
+                    out.append((f"e{seed}.{i}", pos, roll))
+    return out
 
 
 def candidates(variant: str, n: int, seed: int) -> list[tuple[str, Position, Roll]]:
@@ -293,8 +309,7 @@ def possible_themes(variant: str, pos: Position, roll: Roll) -> set[str]:
         return {"bearoff"} if all_home(pos) else {"priming", "hitting", "points", "safe"}
     if all_home(pos):
         return {"bearoff"}
-    got = {"chain"} if roll.is_double else set()
-    return got | ({"cap"} if cap_refuses(pos, roll) else set())
+    return {"chain", "cap"} if roll.is_double else {"cap"}
 
 
 def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadline: float, seed: int = 11,
@@ -306,6 +321,8 @@ def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadli
     pool = extra + candidates(variant, positions, seed=seed)
     if only == "race":
         pool = close_races(positions, seed)
+    elif only in ("rolls", "doubles"):
+        pool = every_roll(variant, positions, seed, explore=0.5, doubles=only == "doubles")
     elif only == "themed":
         pool = extra
     elif only == "selfplay":
@@ -318,6 +335,8 @@ def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadli
             continue
         if all(store.count(t) >= per_theme for t in possible_themes(variant, pos, roll)):
             continue
+        if any(p["position"] == pos.to_string() for p in store.puzzles):
+            continue  # one puzzle a position
         state = dice_state(pos, roll)
         if state.phase is not Phase.PLAY or state.plays is None or len(state.plays) < 3:
             store.mark(k)
@@ -391,8 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=600, help="self-play positions to try per variant")
     ap.add_argument("--per-theme", type=int, default=6)
     ap.add_argument("--seed", type=int, default=11, help="self-play seed (another seed: more positions)")
-    ap.add_argument("--only", default="", choices=["", "themed", "selfplay", "race"],
-                    help="try only the themed positions, only those from self-play, or only close races")
+    ap.add_argument("--only", default="", choices=["", "themed", "selfplay", "race", "rolls", "doubles"],
+                    help="try only the themed positions, only those from self-play, only close races, or "
+                         "self-play positions with many random moves, each with every roll (or every doubles)")
     args = ap.parse_args(argv)
     variants = ["minigam", "mexican", "standard"] if args.variant == "all" else [args.variant]
     for v in variants:

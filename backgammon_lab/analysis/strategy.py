@@ -177,8 +177,9 @@ def puzzle_theme(before: Position, roll: Roll, best: Play, second: Play) -> str:
     the other's), ``hitting`` (one hits and the other does not, or more), ``points`` (it makes or
     keeps a point the other does not), ``safe`` (it leaves another number of shots). Mexican:
     ``bearoff`` (all home: exact bear-off), ``chain`` (doubles played in full: the mover rolls
-    again, M7), ``cap`` (the cap refuses a move of this roll, M6). Mini-Gam: ``entering`` (a
-    checker on the bar) or ``racehit``."""
+    again, M7), ``cap`` (the cap refuses a move of this roll, or the other play stacks a point up
+    to the cap and the better one does not, M6). Mini-Gam: ``entering`` (a checker on the bar) or
+    ``racehit``."""
     a, b = play_facts(best.position), play_facts(second.position)
     v = before.variant
     if v.name == "minigam":
@@ -201,7 +202,8 @@ def puzzle_theme(before: Position, roll: Roll, best: Play, second: Play) -> str:
         return "bearoff"
     if v.doubles_roll_again and roll.is_double and len(best.steps) == 4:
         return "chain"
-    if cap_refuses(before, roll):
+    cap = v.stacking_cap
+    if cap_refuses(before, roll) or (cap is not None and b.stack >= cap > a.stack):
         return "cap"
     return ""
 
