@@ -120,6 +120,15 @@ def test_what_it_does_race_escape_and_hit() -> None:
     assert "escapes a back checker" in what_it_does(pos, run.position, other.position)
 
 
+def test_a_prime_is_named_only_while_there_is_contact() -> None:
+    # every priming puzzle's feedback names the prime; no race puzzle's does (nothing left to block)
+    priming = [p for p in PUZZLES if p.theme == "priming"]
+    races = [p for p in PUZZLES if p.theme == "race"]
+    assert priming and races
+    assert all("keeps a prime of" in question(p).reason for p in priming)
+    assert not any("prime" in question(p).reason for p in races)
+
+
 # -- puzzles ------------------------------------------------------------------------------------
 def test_puzzles_load_with_unique_ids_and_a_proof_each() -> None:
     assert PUZZLES

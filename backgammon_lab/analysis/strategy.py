@@ -124,7 +124,7 @@ def what_it_does(before: Position, better: Position, worse: Position) -> list[st
     if a.back < b.back:
         k = b.back - a.back
         said.append("escapes a back checker" if k == 1 else f"escapes {k} back checkers")
-    if a.prime >= 4 and a.prime > b.prime:
+    if a.prime >= 4 and a.prime > b.prime and contact(before):  # a prime blocks only while there is contact
         said.append(f"keeps a prime of {a.prime} points")
     if a.off > b.off:
         k = a.off - before.count(before.turn, 0)
@@ -475,7 +475,7 @@ def _puzzle_question(p: Puzzle) -> Question:
     values_text = "; ".join(vals)
     if p.kind == "play":
         best = plays[p.answer]
-        second = max(p.others, key=lambda o: float(p.proof["values"][o]))
+        second = p.others[0]  # the second best, valued at the proof's deepest ply (as the theme reads it)
         does = what_it_does(pos, best.position, plays[second].position)
         said = f"{words[p.answer]} " + ", ".join(does) if does else f"{words[p.answer]} is worth more"
         reason = f"{said} (against {words[second]}). The engine's values ({how}): {values_text}."
