@@ -475,7 +475,7 @@ def _puzzle_question(p: Puzzle) -> Question:
     values_text = "; ".join(vals)
     if p.kind == "play":
         best = plays[p.answer]
-        second = p.others[0]  # the second best, valued at the proof's deepest ply (as the theme reads it)
+        second = max(p.others, key=lambda o: float(p.proof["values"][o]))  # the next in winning chance, as shown
         does = what_it_does(pos, best.position, plays[second].position)
         said = f"{words[p.answer]} " + ", ".join(does) if does else f"{words[p.answer]} is worth more"
         reason = f"{said} (against {words[second]}). The engine's values ({how}): {values_text}."
