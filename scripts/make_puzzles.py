@@ -41,14 +41,15 @@ from backgammon_lab.analysis.hints import Options, doubles_hint, hint, opening_h
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.rollout import sample_positions  # noqa: E402
 from backgammon_lab.analysis.solve import cache_dir, get_table  # noqa: E402
-from backgammon_lab.analysis.strategy import play_facts, puzzle_dir  # noqa: E402
+from backgammon_lab.analysis.strategy import all_home, contact, puzzle_dir, puzzle_theme  # noqa: E402
 from backgammon_lab.engine import Phase, advance, dice_state  # noqa: E402
 from backgammon_lab.position import WHITE, Position, Roll  # noqa: E402
 
 MARGIN = 0.05
 MIN_EXACT = 0.03
-GAMES = 72
-TRUNCATE = 3
+#: Rollout games and truncation (turns) of the confirming rollout, by variant.
+GAMES = {"standard": 72, "mexican": 144}
+TRUNCATE = {"standard": 3, "mexican": 4}
 DEEPEST = {"standard": 2, "mexican": 1}
 THEMES = {
     "standard": ("points", "safe", "hitting", "priming", "race", "bearoff"),
@@ -66,51 +67,6 @@ CLASSICS = {
     "mexican": [],
     "minigam": [],
 }
-
-
-def contact(pos: Position) -> bool:
-    """True while a checker of one side still has to pass one of the other's."""
-    n = pos.variant.points
-    me, you = pos.turn, ("black" if pos.turn == WHITE else WHITE)
-    mine = [p for p in range(1, n + 2) if pos.count(me, p)]
-    yours = [p for p in range(1, n + 2) if pos.count(you, p)]
-    return bool(mine and yours) and max(mine) + max(yours) > n + 1
-
-
-def all_home(pos: Position) -> bool:
-    v = pos.variant
-    return all(pos.count(pos.turn, p) == 0 for p in range(v.home + 1, v.points + 2))
-
-
-def theme_of(variant: str, before: Position, roll: Roll, best: Position, second: Position) -> str:
-    """The stage a play puzzle belongs to, from what the better play does."""
-    a, b = play_facts(best), play_facts(second)
-    if variant == "minigam":
-        n = before.variant.points
-        if before.count(before.turn, n + 1):
-            return "entering"
-        return "racehit"
-    if variant == "standard":
-        if not contact(before):
-            return "race"
-        if all_home(before):
-            return "bearoff"
-        if a.prime >= 4 and a.prime > b.prime:
-            return "priming"
-        if a.hit != b.hit:
-            return "hitting"
-        if len(a.made) > len(b.made) or (a.made - b.made):
-            return "points"
-        if a.shots != b.shots:
-            return "safe"
-        return ""
-    if all_home(before):
-        return "bearoff"
-    if roll.is_double and a.full_doubles != b.full_doubles:
-        return "chain"
-    if max(a.stack, b.stack) >= 5 and a.stack != b.stack:
-        return "cap"
-    return ""
 
 
 class Store:
@@ -172,7 +128,10 @@ def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None
     second = hd.plays[1]
     if second.error is None or second.error < MARGIN:
         return None
-    r = hint(pos, roll, Options(ply=0, games=GAMES, filters=((2, 0.16),), truncate=TRUNCATE, seed=1))
+    if second.how != hd.plays[0].how:
+        return None  # the second was pruned at a shallower ply: the margin is not one at the deepest
+    games, truncate = GAMES[variant], TRUNCATE[variant]
+    r = hint(pos, roll, Options(ply=0, games=games, filters=((2, 0.16),), truncate=truncate, seed=1))
     rb, rs = r.plays[0], r.plays[1]
     if rb.text != best or rs.how != "rollout" or rs.loss is None or rs.loss_stderr is None:
         return None
@@ -183,13 +142,27 @@ def prove_play(variant: str, pos: Position, roll: Roll) -> dict[str, Any] | None
     checks = {str(ply): {p.text: p.win for p in h.plays[:3]} for ply, h in hints.items()}
     return {"answer": best, "others": [p.text for p in others],
             "proof": {"method": "net", "ply": deepest,
-                      "how": f"{deepest}-ply net, confirmed by a rollout of {GAMES} games",
+                      "how": f"{deepest}-ply net, confirmed by a rollout of {games} games",
                       "values": {p.text: p.win for p in [hd.plays[0], *others]}, "margin": second.error,
                       "plies": checks,
-                      "rollout": {"games": GAMES, "truncate": TRUNCATE, "seed": 1, "stratified": True,
+                      "rollout": {"games": games, "truncate": truncate, "seed": 1, "stratified": True,
                                   "bot": r.bot, "plays": [rb.text, rs.text], "win": [rb.win, rs.win],
                                   "stderr": [rb.stderr, rs.stderr], "equity_loss": rs.loss,
                                   "loss_stderr": rs.loss_stderr}}}
+
+
+def every_roll(variant: str, n: int, seed: int, explore: float, doubles: bool = False
+               ) -> list[tuple[str, Position, Roll]]:
+    """Seeded positions from self-play (``explore``: the rate of random moves mixed in), each with
+    every roll of the 21 (a Mexican's 1-2 left out: it is named, not played), or every doubles."""
+    out = []
+    for i, pos in enumerate(sample_positions(variant, n, NetBot(), seed=seed, explore=explore)):
+        for hi in range(1, 7):
+            for lo in range(1, hi + 1):
+                roll = Roll(hi, lo)
+                if (hi == lo or not doubles) and not (variant == "mexican" and roll.is_mexican):
+                    out.append((f"e{seed}.{i}", pos, roll))
+    return out
 
 
 def candidates(variant: str, n: int, seed: int) -> list[tuple[str, Position, Roll]]:
@@ -240,15 +213,130 @@ def themed(n: int, seed: int) -> list[tuple[str, Position, Roll]]:
     return out
 
 
-def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadline: float, seed: int = 11) -> None:
+def _priming(rng: random.Random) -> str:
+    """A standard position with a run of made points in front of Black's back checkers, spares
+    and blots around it, the rest dealt at random (seeded)."""
+    lo = rng.randint(3, 7)
+    run = list(range(lo, lo + rng.randint(3, 5)))
+    if rng.random() < 0.5:
+        run.remove(rng.choice(run[1:-1]))  # a gap to fill
+    white: dict[int, int] = {p: 2 for p in run}
+    for p in rng.sample([q for q in range(lo, 14) if q not in run] + [13, 13, 6, 8], 3):
+        white[p] = white.get(p, 0) + 1
+    rest = 15 - sum(white.values())
+    for _ in range(rest):
+        p = rng.choice([13, 13, 8, 6, run[-1] + 1, run[-1] + 2])
+        white[p] = white.get(p, 0) + 1
+    back = rng.choice([[24, 24], [24, 23], [23, 23], [24, 22], [24]])
+    black: dict[int, int] = {}
+    for q in back:
+        black[q] = black.get(q, 0) + 1
+    for _ in range(15 - len(back)):
+        q = rng.choice([q for q in (13, 13, 8, 7, 6, 6, 5, 4, 3) if 25 - q not in white])
+        black[q] = black.get(q, 0) + 1
+
+    def text(d: dict[int, int]) -> str:
+        return ",".join(f"{p}x{k}" if k > 1 else str(p) for p, k in sorted(d.items(), reverse=True))
+    return f"standard/w/{text(white)}/{text(black)}"
+
+
+def _mexican_bearoff(rng: random.Random) -> str:
+    """A Mexican position with all of White's checkers home (some off), against a race or one or
+    two checkers left back (seeded)."""
+    off = rng.randint(0, 6)
+    white = _spread(rng, 15 - off, [6, 5, 4, 3, 2, 1])
+    if rng.random() < 0.5:
+        back = rng.choice([[24], [23], [24, 24], [24, 23]])
+        taken = {25 - int(t.split("x")[0]) for t in white.split(",")}
+        if taken & set(back):
+            return ""
+        black = ",".join(map(str, back)) + "," + _spread(rng, 15 - len(back), [6, 5, 4, 3, 2, 1, 7, 8, 9])
+    else:
+        black = _spread(rng, 15, [9, 8, 7, 6, 5, 4, 3, 2, 1])
+    return f"mexican/w/{white}{f',offx{off}' if off else ''}/{black}"
+
+
+def close_races(n: int, seed: int) -> list[tuple[str, Position, Roll]]:
+    """Standard races with no contact where the pip counts are close (the mover within 12 pips
+    of the other side), so that a wasteful play costs winning chances (seeded)."""
+    rng = random.Random(seed * 1000 + 29)
+    out: list[tuple[str, Position, Roll]] = []
+    i = 0
+    while len(out) < n and i < 50 * n:
+        i += 1
+        top = rng.choice([6, 7, 8, 9, 11])
+        sides = []
+        for _ in range(2):
+            off = rng.randint(0, 9)
+            on = _spread(rng, 15 - off, list(range(1, top + 1)))
+            sides.append(on + (f",offx{off}" if off else ""))
+        try:
+            pos = Position.from_string(f"standard/w/{sides[0]}/{sides[1]}")
+        except ValueError:
+            continue
+        if not -12 <= pos.pip_count("black") - pos.pip_count("white") <= 4:
+            continue
+        out.append((f"r{seed}.{i}", pos, Roll(rng.randint(1, 6), rng.randint(1, 6))))
+    return out
+
+
+def themed_more(variant: str, n: int, seed: int) -> list[tuple[str, Position, Roll]]:
+    """Seeded positions for the themes self-play reaches least: standard priming, Mexican
+    exact bear-off (with a doubles roll now and then, for the chain)."""
+    rng = random.Random(seed * 1000 + 17)
+    out = []
+    for i in range(n):
+        text = _priming(rng) if variant == "standard" else _mexican_bearoff(rng)
+        roll = Roll(rng.randint(1, 6), rng.randint(1, 6))
+        try:
+            pos = Position.from_string(text)
+        except ValueError:
+            continue
+        if variant == "mexican" and roll.is_mexican:
+            continue
+        out.append((f"p{seed}.{i}", pos, roll))
+    return out
+
+
+def possible_themes(variant: str, pos: Position, roll: Roll) -> set[str]:
+    """The themes a puzzle of ``pos`` and ``roll`` could have (before proving it), from the same
+    facts :func:`puzzle_theme` reads: a position whose themes are all full is not proved."""
+    if variant == "minigam":
+        return {"entering", "racehit"}
+    if variant == "standard":
+        if not contact(pos):
+            return {"race"}
+        return {"bearoff"} if all_home(pos) else {"priming", "hitting", "points", "safe"}
+    if all_home(pos):
+        return {"bearoff"}
+    return {"chain", "cap"} if roll.is_double else {"cap"}
+
+
+def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadline: float, seed: int = 11,
+              only: str = "") -> None:
     themes = [t for t in THEMES[variant] if t not in ("keep", "name")]
     extra = themed(positions, seed) if variant == "standard" and seed != 11 else []
-    for key, pos, roll in extra + candidates(variant, positions, seed=seed):
+    if variant in ("standard", "mexican") and seed != 11:
+        extra = themed_more(variant, positions, seed) + extra
+    pool = extra + candidates(variant, positions, seed=seed)
+    if only == "race":
+        pool = close_races(positions, seed)
+    elif only in ("rolls", "doubles"):
+        pool = every_roll(variant, positions, seed, explore=0.5, doubles=only == "doubles")
+    elif only == "themed":
+        pool = extra
+    elif only == "selfplay":
+        pool = candidates(variant, positions, seed=seed)
+    for key, pos, roll in pool:
         if time.time() > deadline or all(store.count(t) >= per_theme for t in themes):
             break
         k = f"{key}|{pos.to_string()}|{roll}"
         if k in store.seen:
             continue
+        if all(store.count(t) >= per_theme for t in possible_themes(variant, pos, roll)):
+            continue
+        if any(p["position"] == pos.to_string() for p in store.puzzles):
+            continue  # one puzzle a position
         state = dice_state(pos, roll)
         if state.phase is not Phase.PLAY or state.plays is None or len(state.plays) < 3:
             store.mark(k)
@@ -256,7 +344,7 @@ def run_plays(variant: str, store: Store, per_theme: int, positions: int, deadli
         got = prove_play(variant, pos, roll)
         if got is not None:
             plays = {str(p): p for p in state.plays}
-            theme = theme_of(variant, pos, roll, plays[got["answer"]].position, plays[got["others"][0]].position)
+            theme = puzzle_theme(pos, roll, plays[got["answer"]], plays[got["others"][0]])
             if theme and store.count(theme) < per_theme:
                 n = store.count(theme) + 1
                 store.add({"id": f"{_prefix(variant)}.{theme}.{n}", "kind": "play", "theme": theme,
@@ -322,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=600, help="self-play positions to try per variant")
     ap.add_argument("--per-theme", type=int, default=6)
     ap.add_argument("--seed", type=int, default=11, help="self-play seed (another seed: more positions)")
+    ap.add_argument("--only", default="", choices=["", "themed", "selfplay", "race", "rolls", "doubles"],
+                    help="try only the themed positions, only those from self-play, only close races, or "
+                         "self-play positions with many random moves, each with every roll (or every doubles)")
     args = ap.parse_args(argv)
     variants = ["minigam", "mexican", "standard"] if args.variant == "all" else [args.variant]
     for v in variants:
@@ -332,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if v == "mexican":
             run_mexican_decisions(store, args.per_theme)
-        run_plays(v, store, args.per_theme, args.positions, t0 + args.budget, args.seed)
+        run_plays(v, store, args.per_theme, args.positions, t0 + args.budget, args.seed, args.only)
         print(f"{v}: {len(store.puzzles)} puzzles, "
               + ", ".join(f"{t} {store.count(t)}" for t in THEMES[v]) + f" ({time.time() - t0:.0f} s)", flush=True)
     return 0

@@ -29,12 +29,12 @@ from typing import Any
 from ..engine import ALL_ROLLS, play_text
 from ..errors import AnalysisError
 from ..position import BLACK, WHITE, Play, Position, Roll, other
-from ..rules import legal_plays
+from ..rules import explain_step, legal_plays
 from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
 __all__ = ["StrategyError", "PlayFacts", "play_facts", "what_it_does", "Drill", "Puzzle", "Question", "question",
            "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "puzzle_dir", "shots_against", "full_roll_rolls",
-           "find_play"]
+           "find_play", "puzzle_theme", "contact", "all_home", "cap_refuses"]
 
 
 def puzzle_dir() -> Path:
@@ -124,7 +124,7 @@ def what_it_does(before: Position, better: Position, worse: Position) -> list[st
     if a.back < b.back:
         k = b.back - a.back
         said.append("escapes a back checker" if k == 1 else f"escapes {k} back checkers")
-    if a.prime >= 4 and a.prime > b.prime:
+    if a.prime >= 4 and a.prime > b.prime and contact(before):  # a prime blocks only while there is contact
         said.append(f"keeps a prime of {a.prime} points")
     if a.off > b.off:
         k = a.off - before.count(before.turn, 0)
@@ -136,6 +136,76 @@ def what_it_does(before: Position, better: Position, worse: Position) -> list[st
         said.append(f"keeps {a.full_doubles} of the 6 doubles playable in full (a chain goes on) against "
                     f"{b.full_doubles}")
     return said
+
+
+# -- what a puzzle is about ---------------------------------------------------------------------
+def contact(pos: Position) -> bool:
+    """True while a checker of one side still has to pass one of the other's."""
+    n = pos.variant.points
+    me, you = pos.turn, other(pos.turn)
+    mine = [p for p in range(1, n + 2) if pos.count(me, p)]
+    yours = [p for p in range(1, n + 2) if pos.count(you, p)]
+    return bool(mine and yours) and max(mine) + max(yours) > n + 1
+
+
+def all_home(pos: Position) -> bool:
+    """True when every checker of the mover is in its home board (or off)."""
+    v = pos.variant
+    return all(pos.count(pos.turn, p) == 0 for p in range(v.home + 1, v.points + 2))
+
+
+def cap_refuses(pos: Position, roll: Roll) -> bool:
+    """True when the variant's cap on checkers per point refuses a first move of ``roll``: the
+    move generator's own explanation (:func:`~backgammon_lab.rules.explain_step`) says
+    ``stack_cap`` for some checker and die."""
+    if pos.variant.stacking_cap is None:
+        return False
+    n = pos.variant.points
+    for start in range(1, n + 2):
+        if not pos.count(pos.turn, start):
+            continue
+        for die in set(roll.dice):
+            if start - die >= 1 and explain_step(pos, roll.dice, [], (start, start - die)).code == "stack_cap":
+                return True
+    return False
+
+
+def puzzle_theme(before: Position, roll: Roll, best: Play, second: Play) -> str:
+    """The stage a "find the better play" puzzle belongs to, from facts of the positions (``""``:
+    none fits). Standard, in this order: ``race`` (no contact left), ``bearoff`` (all home,
+    contact left), ``priming`` (the better play holds a run of 4 or more made points, longer than
+    the other's), ``hitting`` (one hits and the other does not, or more), ``points`` (it makes or
+    keeps a point the other does not), ``safe`` (it leaves another number of shots). Mexican:
+    ``bearoff`` (all home: exact bear-off), ``chain`` (doubles played in full: the mover rolls
+    again, M7), ``cap`` (the cap refuses a move of this roll, or the other play stacks a point up
+    to the cap and the better one does not, M6). Mini-Gam: ``entering`` (a checker on the bar) or
+    ``racehit``."""
+    a, b = play_facts(best.position), play_facts(second.position)
+    v = before.variant
+    if v.name == "minigam":
+        return "entering" if before.count(before.turn, v.points + 1) else "racehit"
+    if v.name == "standard":
+        if not contact(before):
+            return "race"
+        if all_home(before):
+            return "bearoff"
+        if a.prime >= 4 and a.prime > b.prime:
+            return "priming"
+        if a.hit != b.hit:
+            return "hitting"
+        if len(a.made) > len(b.made) or (a.made - b.made):
+            return "points"
+        if a.shots != b.shots:
+            return "safe"
+        return ""
+    if all_home(before):
+        return "bearoff"
+    if v.doubles_roll_again and roll.is_double and len(best.steps) == 4:
+        return "chain"
+    cap = v.stacking_cap
+    if cap_refuses(before, roll) or (cap is not None and b.stack >= cap > a.stack):
+        return "cap"
+    return ""
 
 
 # -- drills -------------------------------------------------------------------------------------
@@ -168,7 +238,9 @@ class Question:
     """A drill or puzzle ready to be asked: ``choices`` (values) with ``labels``, the accepted
     values, a hint, the solution in words and the engine's words said after the answer
     (``reason``); ``values``: for a puzzle, the value of each choice (shown after); ``arrows``: for
-    each choice the steps to draw."""
+    each choice the steps to draw; ``par``: the fewest answer clicks that solve it (one: every
+    question of the course is answered by one button; the stars count the clicks beyond par as
+    wrong tries)."""
 
     id: str
     goal: str
@@ -183,6 +255,7 @@ class Question:
     values: tuple[str, ...] = ()
     arrows: tuple[tuple[tuple[int, int], ...], ...] = ()
     highlight: tuple[int, ...] = ()
+    par: int = 1
 
 
 @dataclass(frozen=True)
@@ -402,7 +475,7 @@ def _puzzle_question(p: Puzzle) -> Question:
     values_text = "; ".join(vals)
     if p.kind == "play":
         best = plays[p.answer]
-        second = max(p.others, key=lambda o: float(p.proof["values"][o]))
+        second = max(p.others, key=lambda o: float(p.proof["values"][o]))  # the next in winning chance, as shown
         does = what_it_does(pos, best.position, plays[second].position)
         said = f"{words[p.answer]} " + ", ".join(does) if does else f"{words[p.answer]} is worth more"
         reason = f"{said} (against {words[second]}). The engine's values ({how}): {values_text}."

@@ -48,7 +48,7 @@ class QuestionWidget(w.VBox):
         self.progress = progress if progress is not None else Progress([item.id])
         self.progress.add_exercises([item.id])
         self._done_handlers: list[Callable[[QuestionWidget], None]] = []
-        self.wrong = self.hints = 0
+        self.wrong = self.hints = self.clicks = 0
         self.shown = self.solved = False
         self._feedback = ""
         q = self.question
@@ -77,6 +77,10 @@ class QuestionWidget(w.VBox):
         super().__init__([self.title, self.board, self.choices,
                           w.HBox([self.hint_button, self.solution_button, self.retry_button, self.stars_label]),
                           self.feedback_box])
+        self.title.add_class("bgl-exercise-goal")
+        self.choices.add_class("bgl-exercise-choices")
+        self.feedback_box.add_class("bgl-exercise-feedback")
+        self.stars_label.add_class("bgl-exercise-stars")
         self.add_class("bgl-exercise")
         self._show_stars()
 
@@ -92,6 +96,12 @@ class QuestionWidget(w.VBox):
         return self._feedback
 
     @property
+    def par(self) -> int:
+        """The fewest answer clicks that solve the question (:attr:`Question.par
+        <backgammon_lab.analysis.strategy.Question.par>`)."""
+        return self.question.par
+
+    @property
     def stars(self) -> int:
         """Stars of this attempt (0 until finished)."""
         return stars_for(self.wrong, self.hints, self.shown) if self.solved else 0
@@ -104,7 +114,7 @@ class QuestionWidget(w.VBox):
 
     def _show_stars(self) -> None:
         best = self.progress.stars(self.item.id)
-        self.stars_label.value = f"{star_text(best)} ({best} of {MAX_STARS})"
+        self.stars_label.value = f"{star_text(best)} {best} of {MAX_STARS} · clicks {self.clicks}, par {self.par}"
 
     def on_done(self, handler: Callable[[QuestionWidget], None]) -> None:
         """Call ``handler(widget)`` when the question is finished."""
@@ -129,12 +139,14 @@ class QuestionWidget(w.VBox):
         if self.solved:
             self._say("Already answered: press Try again to answer once more.")
             return
+        self.clicks += 1
         self._draw(value)
         if value in q.accepts:
             self._finish(f"Right: {q.labels[q.choices.index(value)]}. {q.reason}")
             return
         self.wrong += 1
         self._say(self._wrong_words(value), False)
+        self._show_stars()
 
     def _wrong_words(self, value: Any) -> str:
         q = self.question
@@ -172,7 +184,9 @@ class QuestionWidget(w.VBox):
         self.solved = True
         stars = stars_for(self.wrong, self.hints, self.shown)
         self.progress.record(self.item.id, wrong=self.wrong, hints=self.hints, shown=self.shown)
-        self._say(f"{sentence(text)} {star_text(stars)}", None if self.shown else True)
+        par = "" if self.shown else (f" Clicks: {self.clicks}, par {self.par}"
+                                      + (": at par." if self.clicks <= self.par else "."))
+        self._say(f"{sentence(text)}{par} {star_text(stars)}", None if self.shown else True)
         self.retry_button.disabled = False
         self.hint_button.disabled = self.solution_button.disabled = True
         self._show_stars()
@@ -181,7 +195,7 @@ class QuestionWidget(w.VBox):
 
     def reset(self) -> None:
         """Answer again (the best stars so far are kept)."""
-        self.wrong = self.hints = 0
+        self.wrong = self.hints = self.clicks = 0
         self.shown = self.solved = False
         self.board.set_options(arrows=None)
         self.board.message = ""
@@ -196,6 +210,8 @@ class QuestionWidget(w.VBox):
 
 
 REVIEW = "review"
+#: The mark of a locked stage in the menu.
+LOCK = "\U0001f512"
 
 
 class StrategyCourse(w.VBox):
@@ -204,10 +220,16 @@ class StrategyCourse(w.VBox):
 
     ``stages``: :class:`~backgammon_lab.analysis.strategy.Theme` values (default: every theme);
     ``progress`` and ``review``: shared by every question (new ones by default).
+
+    Stages unlock in order: the first stage of each variant is open, and a stage opens once every
+    stage before it of the same variant is finished (each question answered, with any stars);
+    the menu marks a locked stage with a lock. **Review my mistakes** is always open.
+    ``open_all=True`` opens every stage (for a teacher, or to look around).
     """
 
     def __init__(self, stages: Iterable[Theme] | None = None, *, progress: Progress | None = None,
-                 review: ReviewQueue | None = None, size: int = 440) -> None:
+                 review: ReviewQueue | None = None, size: int = 440, open_all: bool = False) -> None:
+        self.open_all = bool(open_all)
         self.stages: tuple[Theme, ...] = tuple(themes() if stages is None else stages)
         if not self.stages or not all(isinstance(s, Theme) for s in self.stages):
             raise StrategyError(f"a course is a non-empty list of themes, not {stages!r}")
@@ -226,7 +248,7 @@ class StrategyCourse(w.VBox):
         self._review_items: list[str] = []
         self.stage_menu = w.Dropdown(options=self._menu(), value=self.stage_id, description="Stage",
                                      layout=w.Layout(width="auto"))
-        self.stage_menu.observe(lambda ch: self.goto(ch["new"], 0), names="value")
+        self.stage_menu.observe(self._menu_pick, names="value")
         self.prev_button = w.Button(description="Previous", icon="arrow-left")
         self.next_button = w.Button(description="Next", icon="arrow-right")
         self.prev_button.on_click(lambda _b: self.previous())
@@ -241,12 +263,56 @@ class StrategyCourse(w.VBox):
         self.body = w.VBox([])
         super().__init__([self.stage_menu, w.HBox([self.prev_button, self.next_button, self.status]), self.body,
                           w.HBox([self.file_box, self.save_button, self.load_button]), self.file_status])
+        self.status.add_class("bgl-course-status")
+        self.file_status.add_class("bgl-course-file-status")
         self.add_class("bgl-course")
         self.goto(self.stage_id, 0)
 
     def _menu(self) -> list[tuple[str, str]]:
         k = len(self.review.due())
-        return [(f"{s.title} ({len(s)})", s.id) for s in self.stages] + [(f"Review my mistakes ({k} due)", REVIEW)]
+        return ([(f"{'' if self.is_open(s.id) else LOCK + ' '}{s.title} ({len(s)})", s.id) for s in self.stages]
+                + [(f"Review my mistakes ({k} due)", REVIEW)])
+
+    def _menu_pick(self, change: dict[str, Any]) -> None:
+        if change["new"] == self.stage_id:
+            return
+        try:
+            self.goto(change["new"], 0)
+        except StrategyError as e:
+            self.stage_menu.value = self.stage_id
+            self.status.value = str(e)
+
+    def _stage(self, stage: str) -> Theme:
+        for s in self.stages:
+            if s.id == stage:
+                return s
+        ids = [s.id for s in self.stages] + [REVIEW]
+        raise StrategyError(f"no stage {stage!r} in this course; stages: {', '.join(ids)}")
+
+    def is_finished(self, stage: str) -> bool:
+        """True when every question of ``stage`` (its id) has been answered."""
+        ids = [i.id for i in self._stage(stage).items]
+        return self.progress.done(ids) == len(ids)
+
+    def is_open(self, stage: str) -> bool:
+        """True when ``stage`` (its id, or ``"review"``) may be opened: see the class docstring."""
+        if stage == REVIEW:
+            return True
+        s = self._stage(stage)
+        if self.open_all:
+            return True
+        return all(self.is_finished(t.id) for t in self._before(s))
+
+    def _before(self, s: Theme) -> list[Theme]:
+        same = [t for t in self.stages if t.variant == s.variant]
+        return same[:same.index(s)]
+
+    def _locked_words(self, stage: str) -> str:
+        s = self._stage(stage)
+        todo = next(t for t in self._before(s) if not self.is_finished(t.id))
+        ids = [i.id for i in todo.items]
+        return (f"The stage {s.title!r} is locked: finish {todo.title!r} first "
+                f"({self.progress.done(ids)} of {len(ids)} answered).")
 
     @property
     def items(self) -> list[Item]:
@@ -274,9 +340,8 @@ class StrategyCourse(w.VBox):
 
     def goto(self, stage: str, index: int = 0) -> None:
         """Show question ``index`` of a stage (its id, or ``"review"``)."""
-        ids = [s.id for s in self.stages] + [REVIEW]
-        if stage not in ids:
-            raise StrategyError(f"no stage {stage!r} in this course; stages: {', '.join(ids)}")
+        if stage != REVIEW and not self.is_open(stage):
+            raise StrategyError(self._locked_words(stage))
         if stage == REVIEW:
             self._review_items = self.review.due()
             for i in self._review_items:
@@ -301,7 +366,11 @@ class StrategyCourse(w.VBox):
         if self.index + 1 < len(self.items):
             self.goto(self.stage_id, self.index + 1)
         elif self.stage_id != REVIEW:
-            self.goto(ids[ids.index(self.stage_id) + 1], 0)
+            after = ids[ids.index(self.stage_id) + 1]
+            if self.is_open(after):
+                self.goto(after, 0)
+            else:
+                self.status.value = self._locked_words(after)
 
     def previous(self) -> None:
         """The previous question."""
@@ -351,9 +420,10 @@ class StrategyCourse(w.VBox):
                 f"{self.progress.total_stars(list(self._items))}/{self.progress.max_stars(list(self._items))} stars>")
 
 
-def strategy_course(variant: str | None = None, *, size: int = 440) -> StrategyCourse:
-    """The strategy course (the stages of one ``variant``, or all)."""
+def strategy_course(variant: str | None = None, *, size: int = 440, open_all: bool = False) -> StrategyCourse:
+    """The strategy course (the stages of one ``variant``, or all; ``open_all``: every stage
+    open, not unlocked in order)."""
     stages = [s for s in themes() if variant is None or s.variant == variant]
     if not stages:
         raise StrategyError(f"no strategy stages for {variant!r}; variants: standard, mexican, minigam")
-    return StrategyCourse(stages, size=size)
+    return StrategyCourse(stages, size=size, open_all=open_all)
