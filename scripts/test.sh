@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Every test (unit, browser, notebook and docs) with the project's Python (see scripts/env.sh).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/test_cli.py -q`.
+# The tests run on every core (pytest-xdist, whole files per worker); PYTEST_WORKERS=1 runs them in
+# this one process, PYTEST_WORKERS=N on N workers.
 # Without Chromium the browser tests are skipped: this says so loudly, with the reason
 # scripts/setup.sh recorded, before and after the run.
 set -euo pipefail
@@ -27,6 +29,9 @@ browser_warning() {  # prints the warning when no Chromium is where the browser 
 browser_warning
 export CHROMIUM_PATHS
 status=0
-"$PY" -m pytest "$@" || status=$?
+workers=${PYTEST_WORKERS:-auto}
+parallel=()
+[ "$workers" != 1 ] && parallel=(-n "$workers" --dist loadfile)
+"$PY" -m pytest "${parallel[@]}" "$@" || status=$?
 browser_warning
 exit "$status"

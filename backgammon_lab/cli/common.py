@@ -38,6 +38,8 @@ __all__ = [
 PROG = "backgammon-lab"
 #: Longest quote of an input in a message; longer inputs are cut with an ellipsis.
 QUOTE_LIMIT = 80
+#: Longest file name quoted whole (a file name is worth showing in full: a user must find it).
+PATH_QUOTE_LIMIT = 400
 #: Longest message printed; a longer one is cut.
 MESSAGE_LIMIT = 600
 #: Largest position file read (a position is a few hundred bytes).
@@ -54,6 +56,11 @@ def quote(value: Any, limit: int = QUOTE_LIMIT) -> str:
     """``repr(value)``, cut to ``limit`` characters (with ``…``) for long inputs."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote_path(value: Any) -> str:
+    """``repr`` of a file name for an error message: whole up to :data:`PATH_QUOTE_LIMIT` characters."""
+    return quote(value, PATH_QUOTE_LIMIT)
 
 
 def _one_line(message: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -80,7 +87,7 @@ def describe_error(exc: BaseException) -> tuple[int, str]:
     if isinstance(exc, OSError):
         what = exc.strerror or str(exc) or type(exc).__name__
         if exc.filename is not None:
-            return 1, _one_line(f"{quote(os.fsdecode(exc.filename))}: {what}")
+            return 1, _one_line(f"{quote_path(os.fsdecode(exc.filename))}: {what}")
         return 1, _one_line(what)
     if isinstance(exc, MemoryError):
         return 1, "out of memory"
@@ -174,21 +181,21 @@ def check_output_path(text: str, option: str, example: str, *, make_folders: boo
     cannot be written. Messages quote ``option`` and the path as the user wrote it; ``example`` is
     a file name to suggest (``board.svg``). Nothing is created."""
     if not text.strip():
-        raise BackgammonError(f"{option} {quote(text)}: give a file name, like {quote(example)}")
+        raise BackgammonError(f"{option} {quote_path(text)}: give a file name, like {quote_path(example)}")
     p = Path(text)
     if p.is_dir():
-        raise OutputError(f"{option} {quote(text)} is a folder: give a file name, like {quote(str(p / example))}")
+        raise OutputError(f"{option} {quote_path(text)} is a folder: give a file name, like {quote_path(str(p / example))}")
     if p.exists() and not p.is_file():
-        raise OutputError(f"{option} {quote(text)} is not a regular file")
+        raise OutputError(f"{option} {quote_path(text)} is not a regular file")
     folder = p.parent
     while not folder.exists() and make_folders and folder != folder.parent:
         folder = folder.parent
     if not folder.exists():
-        raise OutputError(f"{option} {quote(text)}: there is no folder {quote(str(p.parent))}")
+        raise OutputError(f"{option} {quote_path(text)}: there is no folder {quote_path(str(p.parent))}")
     if not folder.is_dir():
-        raise OutputError(f"{option} {quote(text)}: {quote(str(folder))} is a file, not a folder")
+        raise OutputError(f"{option} {quote_path(text)}: {quote_path(str(folder))} is a file, not a folder")
     if not os.access(folder, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
-        raise OutputError(f"{option} {quote(text)}: permission denied")
+        raise OutputError(f"{option} {quote_path(text)}: permission denied")
     return p
 
 
@@ -206,18 +213,18 @@ def _existing_path(text: str) -> Path | None:
 
 def _read_file(path: Path, name: str) -> str:
     if path.is_dir():
-        raise NotationError(f"{quote(name)} is a folder, not a position or a file holding one")
+        raise NotationError(f"{quote_path(name)} is a folder, not a position or a file holding one")
     try:
         with path.open("rb") as f:
             data = f.read(FILE_LIMIT + 1)
     except OSError as e:
-        raise NotationError(f"cannot read the file {quote(name)}: {e.strerror or e}") from None
+        raise NotationError(f"cannot read the file {quote_path(name)}: {e.strerror or e}") from None
     if len(data) > FILE_LIMIT:
-        raise NotationError(f"the file {quote(name)} is larger than {FILE_LIMIT} bytes: not a position")
+        raise NotationError(f"the file {quote_path(name)} is larger than {FILE_LIMIT} bytes: not a position")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotationError(f"the file {quote(name)} is not UTF-8 text (byte {e.start})") from None
+        raise NotationError(f"the file {quote_path(name)} is not UTF-8 text (byte {e.start})") from None
 
 
 def _check_variant(pos: Position, variant: str | None, text: Any) -> Position:
@@ -246,13 +253,13 @@ def read_position(text: str, variant: str | None = None) -> Position:
     if path is not None:
         content = _read_file(path, text)
         if _existing_path(content) is not None:
-            raise NotationError(f"the file {quote(text)} holds a file name, not a position")
+            raise NotationError(f"the file {quote_path(text)} holds a file name, not a position")
         try:
             pos = parse_position(content, variant)
         except BackgammonError as e:
-            raise NotationError(f"the file {quote(text)} holds no position: {_one_line(str(e), 300)}") from None
+            raise NotationError(f"the file {quote_path(text)} holds no position: {_one_line(str(e), 300)}") from None
         except (ValueError, RecursionError, OverflowError) as e:
-            raise NotationError(f"the file {quote(text)} holds no position: {describe_error(e)[1]}") from None
+            raise NotationError(f"the file {quote_path(text)} holds no position: {describe_error(e)[1]}") from None
         return _check_variant(pos, variant, text)
     try:
         pos = parse_position(text, variant)
@@ -260,7 +267,7 @@ def read_position(text: str, variant: str | None = None) -> Position:
         t = text.strip()
         m = _IDLIKE.fullmatch(t)
         if t and t[0] not in "{[\"" and t.count("/") != 3 and _PATHLIKE.fullmatch(t) and not m:
-            raise NotationError(f"no such file: {quote(text)} (nor is it a position)") from None
+            raise NotationError(f"no such file: {quote_path(text)} (nor is it a position)") from None
         if m and len(m.group(1)) != 14 and t.count("/") != 3:
             raise NotationError(f"{quote(text)} is not a Position ID: an ID has 14 characters, "
                                 f"this one {len(m.group(1))}") from None
