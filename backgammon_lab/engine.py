@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import GameError, IllegalMoveError
 from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
-from .rules import PlayList, apply_steps, check_step, continuations, explain_steps, legal_plays
+from .rules import Explanation, PlayList, PlayNode, legal_plays
 from .variants import Variant, find_variant
 
 __all__ = [
-    "Phase", "TurnState", "advance", "start_state", "position_state", "dice_state",
+    "Phase", "TurnState", "advance", "start_state", "position_state", "dice_state", "choice_state", "naming_state",
     "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
     "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
     "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
@@ -431,8 +431,10 @@ class TurnState:
     ``position``: the checkers now (the steps of this turn applied), ``turn`` the player who acts.
     ``roll``: the dice of the current roll (named doubles included), in the phases ``choice``,
     ``play`` and, for the picture, ``name``. ``steps``: the steps of the current play clicked so
-    far; ``start``: the position before them. ``plays``: the legal plays of ``roll`` from
-    ``start`` (phase ``play``), computed once. ``reroll``: in phase ``roll``, the same player rolls
+    far. ``node``: in phase ``play``, where those steps lead in the tree of the roll's legal plays
+    (:class:`~backgammon_lab.rules.PlayNode`: what may come next and why not, computed once when the
+    dice are known); ``plays`` is that tree (:class:`~backgammon_lab.rules.PlayList`) and
+    ``turn_start`` the position before the steps. ``reroll``: in phase ``roll``, the same player rolls
     again in the same turn. ``last_play``: the last complete play, and ``lost``: the dice that
     could not be played when the last turn ended early (for the views). ``named_from``: the
     Mexican, as rolled, whose named doubles are being played.
@@ -443,8 +445,7 @@ class TurnState:
     roll: Roll | None = None
     named: bool = False
     steps: tuple[Step, ...] = ()
-    start: Position | None = None
-    plays: PlayList | None = field(default=None, compare=False, repr=False)
+    node: PlayNode | None = field(default=None, compare=False, repr=False)
     opening: tuple[int, int] | None = None
     reroll: bool = False
     winner: Player | None = None
@@ -481,9 +482,16 @@ class TurnState:
         return self.phase is Phase.OVER
 
     @property
+    def plays(self) -> PlayList | None:
+        """The legal plays of the roll (phase ``play``): the tree the node belongs to."""
+        node = self.node
+        return node.tree if node is not None else None
+
+    @property
     def turn_start(self) -> Position:
         """The position at the start of the current play (before the clicked steps)."""
-        return self.start if self.start is not None else self.position
+        node = self.node
+        return node.tree.position if node is not None else self.position
 
     @property
     def dice_left(self) -> tuple[int, ...]:
@@ -501,18 +509,31 @@ class TurnState:
 
         Read from the turn's plays: no new search of the legal plays.
         """
-        if self.phase is not Phase.PLAY or self.plays is None:
+        if self.phase is not Phase.PLAY or self.node is None:
             return []
-        return continuations(self.plays, self.steps)
+        return self.node.next_steps()
+
+    def explain(self, step: Any) -> Explanation:
+        """Why ``step`` may or may not be played next (phase ``play``), read from the turn's plays:
+        no new search (:meth:`PlayNode.explain <backgammon_lab.rules.PlayNode.explain>`)."""
+        if self.phase is not Phase.PLAY or self.node is None:
+            raise GameError(f"no step can be played in phase {self.phase.value!r} ({self.hint()})")
+        return self.node.explain(step)
 
     def completions(self) -> list[Play]:
         """The legal plays that the clicked steps can still lead to (all plays when none is clicked)."""
-        if self.phase is not Phase.PLAY or self.plays is None:
+        if self.phase is not Phase.PLAY or self.node is None:
             return []
-        if not self.steps:
-            return list(self.plays)
-        reach = _reachable(self.plays, self.steps, self.position)
-        return [p for p in self.plays if p.position in reach]
+        return self.node.completions()
+
+    def at_turn_start(self) -> TurnState:
+        """The state before the steps clicked so far were played (phase ``play``, the same roll and
+        plays); the state itself when no step is clicked."""
+        node = self.node
+        if not self.steps or node is None:
+            return self
+        return _state(node.tree.position, Phase.PLAY, roll=self.roll, named=self.named, node=node.tree.root,
+                      opening=self.opening, last_play=self.last_play, named_from=self.named_from)
 
     def legal_actions(self) -> list[Any]:
         """The decisions open now: plays (phase ``play``), ``KEEP``/``REROLL``, or ``NameDoubles(1..6)``."""
@@ -597,6 +618,26 @@ def dice_state(position: Position, roll: Roll, *, named: bool = False) -> TurnSt
     if position.is_over:
         raise GameError(f"the game is already over in {position!r}")
     return _start_play(_state(position, Phase.ROLL), Roll.parse(roll), named, ())[0]
+
+
+def choice_state(position: Position, roll: Any) -> TurnState:
+    """The state of Mexican's opening choice (M2): ``position.turn`` won the opening with ``roll``
+    (two different dice) and may keep it or roll both dice again."""
+    r = Roll.parse(roll)
+    if not position.variant.opening_choice:
+        raise GameError(f"{position.variant.title} has no opening choice")
+    if r.is_double:
+        raise GameError(f"an opening roll is never doubles, not {r}")
+    return _state(position, Phase.CHOICE, roll=r, opening=(r.first, r.second))
+
+
+def naming_state(position: Position) -> TurnState:
+    """The state after both dice of a Mexican (1-2) were played (M8): ``position.turn`` names doubles."""
+    if not position.variant.mexican:
+        raise GameError(f"{position.variant.title} has no Mexicans to name doubles after")
+    if position.is_over:
+        raise GameError(f"the game is already over in {position!r}")
+    return _state(position, Phase.NAME, roll=Roll(2, 1))
 
 
 OPENING_OUTCOMES: tuple[tuple[OpeningRoll, float], ...] = tuple(
@@ -685,7 +726,7 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
     pos = state.position
     plays = legal_plays(pos, roll)
     if plays.length:
-        return _state(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
+        return _state(pos, Phase.PLAY, roll=roll, named=named, node=plays.root, opening=state.opening,
                       last_play=state.last_play, named_from=state.roll if named else None), events
     v = pos.variant
     on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
@@ -721,19 +762,15 @@ def _match(state: TurnState, play: Any) -> Play:
 
 
 def _step(state: TurnState, step: Any) -> tuple[TurnState, Events]:
-    plays = state.plays
-    assert plays is not None and state.roll is not None
-    start = state.turn_start
-    s = check_step(start, state.roll, state.steps, step, plays=plays)
+    node = state.node
+    assert node is not None and state.roll is not None
+    s, nxt = node.take(step)
     steps = state.steps + (s,)
-    pos = apply_steps(start, state.roll, steps, plays=plays)
     ev = StepPlayed(state.player, s, state.variant.points)
-    if continuations(plays, steps):
-        return _state(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
-                      plays=plays, opening=state.opening, last_play=state.last_play,
-                      named_from=state.named_from), (ev,)
-    match = next(p for p in plays if p.position == pos)
-    new, events = _play(state, Play(steps, match.position))
+    if not nxt.complete:
+        return _state(nxt.position, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, node=nxt,
+                      opening=state.opening, last_play=state.last_play, named_from=state.named_from), (ev,)
+    new, events = _play(state, Play(steps, node.tree.play_at(nxt).position))
     return new, (ev,) + events
 
 
@@ -780,27 +817,6 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
     return _end_turn(pos, play, lost, tuple(ev))
 
 
-def _reachable(plays: PlayList, steps: Sequence[Step], pos: Position) -> set[Position]:
-    """The final positions the clicked ``steps`` can still lead to."""
-    start = plays.position
-    out: set[Position] = set()
-    seen: set[tuple[Position, tuple[int, ...]]] = set()
-
-    def rec(done: tuple[Step, ...], here: Position) -> None:
-        key = (here, tuple(sorted(s.die for s in done)))
-        if key in seen:
-            return
-        seen.add(key)
-        nxt = continuations(plays, done)
-        if not nxt:
-            out.add(here)
-        for s in nxt:
-            rec(done + (s,), apply_steps(start, plays.dice, done + (s,), plays=plays))
-
-    rec(tuple(steps), pos)
-    return out
-
-
 # ---------------------------------------------------------------------------------------------
 # Plain values to actions
 
@@ -844,13 +860,8 @@ def _play_of_steps(state: TurnState, steps: Sequence[Any]) -> Play:
     """The legal play that a complete list of steps (from the turn's start) makes."""
     plays = state.plays
     assert plays is not None and state.roll is not None
-    why = explain_steps(plays, steps)
-    if why is not None:
+    why = plays.explain_play(steps)
+    if not why.legal:
         raise IllegalMoveError(f"steps {list(steps)!r} are not a legal play of {state.roll}: {why.message}",
                                why.code, why.message)
-    end = apply_steps(plays.position, state.roll, steps, plays=plays)
-    for p in plays:
-        if p.position == end:
-            return p
-    raise IllegalMoveError(f"steps {list(steps)!r} do not make a complete play of {state.roll}",  # pragma: no cover
-                           "illegal", "The steps do not make a complete play.")
+    return plays.play_at(plays.after(steps))

@@ -110,7 +110,7 @@ def test_state_takes_turnstate_parameters_and_builds_the_same_value() -> None:
         assert p.default == q.default and p.kind == q.kind
     pos = Position.start("standard")
     assert _state(pos, Phase.ROLL) == TurnState(pos, Phase.ROLL)
-    full: dict[str, Any] = dict(roll=Roll(6, 6), named=True, steps=(Step(24, 18, 6, False),), start=pos, opening=(6, 6),
+    full: dict[str, Any] = dict(roll=Roll(6, 6), named=True, steps=(Step(24, 18, 6, False),), opening=(6, 6),
                 reroll=True, winner="black", points=2, lost=(6, 6), named_from=Roll(2, 1))
     a, b = _state(pos, Phase.PLAY, **full), TurnState(pos, Phase.PLAY, **full)
     assert a == b and repr(a) == repr(b)

@@ -148,9 +148,7 @@ def turn_state(start: Position | Game | TurnState) -> TurnState:
     if isinstance(start, TurnState):
         if start.phase is Phase.OVER:
             raise GameError(f"the game is already over in {start.position!r}")
-        if start.steps:
-            return TurnState(start.turn_start, Phase.PLAY, roll=start.roll, named=start.named, plays=start.plays)
-        return start
+        return start.at_turn_start()
     raise RolloutError(f"a rollout starts from a Position, a Game or a TurnState, not {start!r:.200}")
 
 

@@ -42,7 +42,6 @@ from ..engine import Phase, TurnState
 from ..errors import BackgammonError
 from ..game import Game
 from ..position import WHITE, Player, Position, Step
-from ..rules import explain_step
 
 __all__ = ["BoardWidget", "normalize_click", "board_kwargs", "board_kwargs_for_game", "KEYS", "place_name"]
 
@@ -519,10 +518,8 @@ class BoardWidget(anywidget.AnyWidget):
         st = game.state
         pos = game.position
         n = pos.variant.points
-        start = st.turn_start
-        done = list(st.steps)
         if sel is not None:
-            return explain_step(start, st.dice, done, (sel, target)).message
+            return st.explain((sel, target)).message
         if target == 0:
             return "Select a checker first, then click the tray to bear it off."
         if pos.count(pos.turn, target) == 0:
@@ -534,7 +531,7 @@ class BoardWidget(anywidget.AnyWidget):
             return f"You have no checker {name}."
         for die in dict.fromkeys(game.dice_left):
             try:
-                why = explain_step(start, st.dice, done, Step(target, max(target - die, 0), die))
+                why = st.explain(Step(target, max(target - die, 0), die))
             except BackgammonError:
                 continue
             if not why.legal:
