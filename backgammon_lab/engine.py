@@ -41,14 +41,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .errors import GameError, IllegalMoveError
 from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
 from .rules import Explanation, PlayList, PlayNode, legal_plays
-from .variants import Variant, find_variant
+from .variants import Rule, Variant, find_variant
 
 __all__ = [
     "Phase", "TurnState", "advance", "start_state", "position_state", "dice_state", "choice_state", "naming_state",
     "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
     "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
     "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
-    "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
+    "Outcome", "after_play", "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
 ]
 
 
@@ -421,6 +421,93 @@ class GameOver(Event):
 
 
 # ---------------------------------------------------------------------------------------------
+# What follows a play
+
+
+#: The rule behind each way of losing dice: a reason code of :data:`~backgammon_lab.rules.REASONS`,
+#: whose words the variant quotes (:meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
+_LOSS_RULES: dict[str, str] = {
+    "lower_die_cannot_enter": "turn_lost", "lower_die_blocked": "turn_lost", "cannot_enter": "bar_first",
+    "no_move": "play_complete", "mexican_high": "play_complete", "doubles": "use_all_moves",
+    "some_doubles": "use_all_moves", "high_after_low": "use_both_dice", "one_die": "larger_die",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What follows a play of ``roll`` that used ``used`` steps (the game not won by it).
+
+    ``next``: ``"name"`` (a Mexican's both dice played: name doubles, M8), ``"roll_again"``
+    (doubles in full, M7, M8) or ``"end_turn"`` -- the variant's
+    :meth:`~backgammon_lab.variants.Variant.after_play`. ``lost``: the dice not played, lowest
+    first; ``reason``: why (a :class:`TurnLost` reason when nothing could be played, else a
+    :class:`DiceLost` one; None when nothing is lost); ``rerolls_lost``: a re-roll or naming the
+    roll would have earned is forfeited; ``rule``: the rule that says so, in its own words.
+    :meth:`event` is the event that tells it (``event(player).text``).
+    """
+
+    roll: Roll
+    used: int
+    next: str
+    lost: tuple[int, ...]
+    reason: str | None
+    rerolls_lost: bool
+    rule: Rule | None
+    die: int  #: the die the event names: the lower die of a lost turn, else the first die played
+
+    def event(self, player: Player) -> Event | None:
+        """The event that says what follows, for ``player``: :class:`TurnLost`, :class:`DiceLost`,
+        :class:`NamingDue` or :class:`RerollDue`; None when the turn simply passes."""
+        roll = self.roll
+        if self.next == "name":
+            return NamingDue(player)
+        if self.next == "roll_again":
+            return RerollDue(player, roll)
+        if self.reason is None:
+            return None
+        if not self.used:
+            return TurnLost(player, roll, self.reason, self.die, self.rerolls_lost)
+        return DiceLost(player, roll, self.used, self.used + len(self.lost), self.reason, self.die)
+
+
+def after_play(position: Position, roll: Roll, played: Sequence[int], *, named: bool = False) -> Outcome:
+    """What follows a play of ``roll`` from ``position`` (the turn's start) whose steps used the
+    dice ``played``, in order: the variant's :meth:`~backgammon_lab.variants.Variant.after_play`,
+    the dice lost and why, and whether a re-roll is forfeited (:class:`Outcome`). The one place
+    these are decided: the engine's events, the widget and the lessons read it.
+
+    >>> o = after_play(Position.start("mexican"), Roll(6, 6), [6, 6])
+    >>> o.next, o.lost, o.reason, o.rerolls_lost, o.rule.id
+    ('end_turn', (6, 6), 'doubles', True, 'M7')
+    """
+    v = position.variant
+    dice = roll.dice
+    used = len(played)
+    nxt = v.after_play(dice, named, used)
+    left = [roll.first] * 4 if roll.is_double else sorted(dice)
+    for d in played:
+        left.remove(d)
+    die = played[0] if played else (roll.low if not used and v.low_die_first else roll.high)
+    if nxt != "end_turn" or not left:
+        return Outcome(roll, used, nxt, (), None, False, None, die)
+    rerolls_lost = v.after_play(dice, named, used + len(left)) != "end_turn"
+    if not used:
+        die = roll.low
+        on_bar = v.bar_first and position.count(position.turn, v.points + 1) > 0
+        if v.low_die_first and not roll.is_double:
+            reason = "lower_die_cannot_enter" if on_bar else "lower_die_blocked"
+        else:
+            reason = "cannot_enter" if on_bar else "no_move"
+    elif rerolls_lost:
+        reason = "doubles" if roll.is_double else "mexican_high"
+    elif roll.is_double:
+        reason = "some_doubles"
+    else:
+        reason = "high_after_low" if v.low_die_first else "one_die"
+    return Outcome(roll, used, nxt, tuple(left), reason, rerolls_lost, v.rule(_LOSS_RULES[reason]), die)
+
+
+# ---------------------------------------------------------------------------------------------
 # The state
 
 
@@ -728,16 +815,10 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
     if plays.length:
         return _state(pos, Phase.PLAY, roll=roll, named=named, node=plays.root, opening=state.opening,
                       last_play=state.last_play, named_from=state.roll if named else None), events
-    v = pos.variant
-    on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
-    if v.low_die_first and not roll.is_double:
-        reason = "lower_die_cannot_enter" if on_bar else "lower_die_blocked"
-    else:
-        reason = "cannot_enter" if on_bar else "no_move"
-    rerolls = named or (roll.is_double and v.doubles_roll_again) or (v.mexican and roll.is_mexican)
-    lost = (roll.first,) * 4 if roll.is_double else tuple(sorted(roll.dice))
-    ev = TurnLost(pos.turn, roll, reason, roll.low, rerolls)
-    return _end_turn(pos, state.last_play, lost, events + (ev,))
+    out = after_play(pos, roll, (), named=named)
+    ev = out.event(pos.turn)
+    assert ev is not None
+    return _end_turn(pos, state.last_play, out.lost, events + (ev,))
 
 
 def _end_turn(pos: Position, last: Play | None, lost: tuple[int, ...], events: Events) -> tuple[TurnState, Events]:
@@ -780,41 +861,21 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
     assert roll is not None
     who = state.player
     pos = play.position
-    v = pos.variant
     ev: list[Event] = [Played(who, play, roll)]
     if pos.is_over:
         pts = pos.game_value()
         ev.append(GameOver(who, pts))
         return _state(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
                       last_play=play), tuple(ev)
-    used = len(play.steps)
-    nxt = v.after_play(roll.dice, state.named, used)
-    if nxt == "name":
-        ev.append(NamingDue(who))
+    out = after_play(state.turn_start, roll, [s.die for s in play.steps], named=state.named)
+    said = out.event(who)
+    if said is not None:
+        ev.append(said)
+    if out.next == "name":
         return _state(pos, Phase.NAME, roll=roll, last_play=play), tuple(ev)
-    if nxt == "roll_again":
-        ev.append(RerollDue(who, roll))
+    if out.next == "roll_again":
         return _state(pos, Phase.ROLL, reroll=True, last_play=play), tuple(ev)
-    total = 4 if roll.is_double else 2
-    lost: tuple[int, ...] = ()
-    if used < total:
-        left = [roll.first] * 4 if roll.is_double else sorted(roll.dice)
-        for s in play.steps:
-            left.remove(s.die)
-        lost = tuple(left)
-        die = play.steps[0].die if play.steps else roll.high
-        if v.mexican and roll.is_mexican and not state.named:
-            reason = "mexican_high"
-        elif v.doubles_roll_again and roll.is_double:
-            reason = "doubles"
-        elif roll.is_double:
-            reason = "some_doubles"
-        elif v.low_die_first:
-            reason = "high_after_low"
-        else:
-            reason = "one_die"
-        ev.append(DiceLost(who, roll, used, total, reason, die))
-    return _end_turn(pos, play, lost, tuple(ev))
+    return _end_turn(pos, play, out.lost, tuple(ev))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -494,6 +494,9 @@ def _bear_off_refusal(pos: Position, roll: Roll, plays: Any) -> str:
     """The engine's reason why no checker bears off: a bear-off step tried at the start of the
     turn and after the first step of each legal play, the first refusal that is about bearing off."""
     n = pos.variant.points
+    # the variant's single-step rules about bearing off: the checks of a step off the board, and
+    # those that refuse any move (a checker on the bar enters first)
+    about_off = {c.code for c in pos.variant.step_checks() if c.at in ("off", "move")}
     prefixes: list[list[Step]] = [list(p.steps[:k]) for p in plays for k in range(len(p.steps), 0, -1)] + [[]]
     fallback = ""
     for done in prefixes:
@@ -508,7 +511,7 @@ def _bear_off_refusal(pos: Position, roll: Roll, plays: Any) -> str:
                 if why.legal:
                     continue
                 after = f"After {' '.join(s.text(n) for s in done)}: " if done else ""
-                if why.code in ("bear_off_exact", "bear_off_higher", "not_home", "bar_not_empty", "bar_first"):
+                if why.code in about_off:
                     return f"No. {after}{rule_note(why)}"
                 fallback = fallback or f"No. {after}{rule_note(why)}"
     return fallback

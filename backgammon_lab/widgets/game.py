@@ -49,6 +49,7 @@ from ..engine import (
     StepPlayed,
     TurnLost,
     TurnPassed,
+    after_play,
     play_text,
     player_name,
     roll_text,
@@ -770,14 +771,14 @@ class GameWidget(w.VBox):
             self._name_lengths = (pos, [legal_plays(pos, (k, k)).length for k in range(1, 7)])
         for k, b in enumerate(self.name_buttons, 1):
             n = self._name_lengths[1][k - 1]
+            # what follows naming k-k, in the engine's words (its Outcome's event)
+            said = after_play(pos, Roll(k, k), [k] * n, named=True).event(pos.turn)
+            b.tooltip = f"Name {k}-{k}: {said.text}" if said is not None else f"Name {k}-{k}"
             if n == 4:
                 b.description = f"{k}-{k}: in full"
-                b.tooltip = f"{k}-{k} can be played in full (all four moves): you would roll again"
                 b.button_style = "success"
             else:
                 b.description = f"{k}-{k}: {n} of 4" if n else f"{k}-{k}: no move"
-                b.tooltip = (f"only {n} of the four {k}s can be played: the rest is lost and there is no "
-                             "re-roll" if n else f"no {k} can be played: the turn ends")
                 b.button_style = ""
 
     def _fill_plays(self, active: bool) -> None:
