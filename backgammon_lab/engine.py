@@ -34,7 +34,7 @@ What follows a play (naming doubles, rolling again, the end of the turn) is the 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -48,7 +48,7 @@ __all__ = [
     "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
     "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
     "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
-    "Outcome", "after_play", "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
+    "Outcome", "after_play", "play", "MAX_ACTIONS", "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
 ]
 
 
@@ -876,6 +876,57 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
     if out.next == "roll_again":
         return _state(pos, Phase.ROLL, reroll=True, last_play=play), tuple(ev)
     return _end_turn(pos, play, out.lost, tuple(ev))
+
+
+# ---------------------------------------------------------------------------------------------
+# The driver loop
+
+
+#: A game stopped after this many actions by :func:`play` is refused (no game comes near it).
+MAX_ACTIONS = 100_000
+
+Decide = Callable[[TurnState], Any]
+Dice = Callable[[TurnState], tuple[int, int]]
+
+
+def play(state: TurnState, decide: Decide, dice: Dice, *, until: Callable[[TurnState], bool] | None = None,
+         max_actions: int = MAX_ACTIONS) -> Iterator[tuple[TurnState, Action, Events]]:
+    """Drive a game from ``state``: the one loop over :func:`advance` (the game, the widget's bot,
+    rollouts, position sampling and self-play training all use it).
+
+    At a chance phase the action is the roll ``dice(state)`` returns (two dice ``(a, b)``: at the
+    opening White's and Black's); at a decision it is ``decide(state)``'s (an action or a plain
+    value :func:`as_action` reads). Yields ``(state, action, events)`` after each action, until
+    the game is over or ``until(state)`` is true (asked before each action). The loop is lazy: a
+    consumer that records each state before asking for the next sees ``decide`` called on it.
+    Raises :class:`~backgammon_lab.errors.GameError` after ``max_actions`` actions.
+
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> last = None
+    >>> for last, action, events in play(start_state("minigam"), lambda s: s.legal_actions()[0],
+    ...                                  lambda s: (rng.randint(1, 6), rng.randint(1, 6))):
+    ...     pass
+    >>> last.phase
+    Phase.OVER
+    """
+    for _ in range(max_actions):
+        ph = state.phase
+        if ph is Phase.OVER or (until is not None and until(state)):
+            return
+        action: Action
+        if ph is Phase.ROLL:
+            a, b = dice(state)
+            action = RollDice(Roll(a, b))
+        elif ph is Phase.OPENING:
+            a, b = dice(state)
+            action = OpeningRoll(a, b)
+        else:
+            action = as_action(state, decide(state))
+        state, events = advance(state, action)
+        yield state, action, events
+    if state.phase is not Phase.OVER and (until is None or not until(state)):
+        raise GameError(f"a game did not end within {max_actions} actions")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..engine import Phase
 from ..errors import BackgammonError, GameError
 from ..game import Game
 from ..position import Position, Step
@@ -310,7 +311,7 @@ def attempt(game: Game, action: Any) -> None:
         else:
             game.apply(action)
     except GameError:
-        state = "is over" if game.phase == "over" else "waits for this"
+        state = "is over" if game.phase is Phase.OVER else "waits for this"
         print(f"{label}: not now. The game {state}: {game.state.hint()}.")
         return
     except BackgammonError as e:
