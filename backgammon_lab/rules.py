@@ -439,16 +439,24 @@ class PlayList(Sequence[Play]):
     """
 
     def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int,
-                 boards: Mapping[Board, object]) -> None:
+                 boards: Mapping[Board, object], rules: _Rules | None = None) -> None:
         self.position = position
         self.dice = dice
         self._plays = plays
         self.length = length  # steps in every legal play
         self._boards = boards  # the mover's-eye board after each play (keys, in the same order)
-        self._r = _rules(position.variant)
+        self._r = rules if rules is not None else _rules(position.variant)
         self._nodes: dict[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] = {}
         self._index: dict[Board, int] | None = None
-        self.root = self._node(position.board(), _orders(self._r, dice), 0)  #: the node before any step
+        self._root: PlayNode | None = None
+
+    @property
+    def root(self) -> PlayNode:
+        """The node before any step (built on first use, as every node is)."""
+        got = self._root
+        if got is None:
+            got = self._root = self._node(self.position.board(), _orders(self._r, self.dice), 0)
+        return got
 
     def _node(self, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> PlayNode:
         key = (board, rests)
@@ -619,7 +627,7 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     best, maxlen = _legal(r, position.board(), d)
     v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
     plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
-    return PlayList(position, d, plays, maxlen, best)
+    return PlayList(position, d, plays, maxlen, best, r)
 
 
 def _completes(r: _Rules, b: Board, rest: tuple[int, ...], need: int,
