@@ -453,7 +453,7 @@ class Outcome:
     reason: str | None
     rerolls_lost: bool
     rule: Rule | None
-    die: int  #: the die the event names: the lower die of a lost turn, else the first die played
+    die: int  #: the die the event names: the lower die of a lost turn, the first die played when dice are lost
 
     def event(self, player: Player) -> Event | None:
         """The event that says what follows, for ``player``: :class:`TurnLost`, :class:`DiceLost`,
@@ -470,26 +470,28 @@ class Outcome:
         return DiceLost(player, roll, self.used, self.used + len(self.lost), self.reason, self.die)
 
 
-def after_play(position: Position, roll: Roll, played: Sequence[int], *, named: bool = False) -> Outcome:
-    """What follows a play of ``roll`` from ``position`` (the turn's start) whose steps used the
-    dice ``played``, in order: the variant's :meth:`~backgammon_lab.variants.Variant.after_play`,
-    the dice lost and why, and whether a re-roll is forfeited (:class:`Outcome`). The one place
-    these are decided: the engine's events, the widget and the lessons read it.
+def after_play(position: Position, roll: Roll, play: Play | Sequence[Step], *, named: bool = False) -> Outcome:
+    """What follows ``play`` (a :class:`Play` or its steps; ``()`` for no move) of ``roll`` from
+    ``position`` (the turn's start): the variant's
+    :meth:`~backgammon_lab.variants.Variant.after_play`, the dice lost and why, and whether a
+    re-roll is forfeited (:class:`Outcome`). The one place these are decided: the engine's events,
+    the widget and the lessons read it.
 
-    >>> o = after_play(Position.start("mexican"), Roll(6, 6), [6, 6])
+    >>> o = after_play(Position.start("mexican"), Roll(6, 6), [Step(24, 18, 6), Step(24, 18, 6)])
     >>> o.next, o.lost, o.reason, o.rerolls_lost, o.rule.id
     ('end_turn', (6, 6), 'doubles', True, 'M7')
     """
     v = position.variant
-    dice = roll.dice
-    used = len(played)
+    a, b = dice = roll.first, roll.second
+    used = len(play)
     nxt = v.after_play(dice, named, used)
-    left = [roll.first] * 4 if roll.is_double else sorted(dice)
+    if nxt != "end_turn" or used == (4 if a == b else 2):  # every die played, or more to come
+        return _outcome(roll, used, nxt, (), None, False, None, max(a, b))
+    played = [s.die for s in (play.steps if isinstance(play, Play) else play)]
+    left = [a] * 4 if a == b else sorted(dice)
     for d in played:
         left.remove(d)
-    die = played[0] if played else (roll.low if not used and v.low_die_first else roll.high)
-    if nxt != "end_turn" or not left:
-        return Outcome(roll, used, nxt, (), None, False, None, die)
+    die = played[0] if played else roll.high
     rerolls_lost = v.after_play(dice, named, used + len(left)) != "end_turn"
     if not used:
         die = roll.low
@@ -504,7 +506,7 @@ def after_play(position: Position, roll: Roll, played: Sequence[int], *, named: 
         reason = "some_doubles"
     else:
         reason = "high_after_low" if v.low_die_first else "one_die"
-    return Outcome(roll, used, nxt, tuple(left), reason, rerolls_lost, v.rule(_LOSS_RULES[reason]), die)
+    return _outcome(roll, used, nxt, tuple(left), reason, rerolls_lost, v.rule(_LOSS_RULES[reason]), die)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -679,10 +681,12 @@ def _slot_constructor(cls: type) -> Any:
 
 if TYPE_CHECKING:  # pragma: no cover - type checkers see the class: the same parameters
     _state = TurnState
+    _outcome = Outcome
 else:
     #: A :class:`TurnState` built through its slots: the transition makes one per action, and
-    #: rollouts make millions.
+    #: rollouts make millions; an :class:`Outcome` likewise, one per play.
     _state = _slot_constructor(TurnState)
+    _outcome = _slot_constructor(Outcome)
 
 
 def start_state(variant: str | Variant = "standard") -> TurnState:
@@ -867,7 +871,7 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
         ev.append(GameOver(who, pts))
         return _state(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
                       last_play=play), tuple(ev)
-    out = after_play(state.turn_start, roll, [s.die for s in play.steps], named=state.named)
+    out = after_play(state.turn_start, roll, play, named=state.named)
     said = out.event(who)
     if said is not None:
         ev.append(said)
@@ -910,15 +914,16 @@ def play(state: TurnState, decide: Decide, dice: Dice, *, until: Callable[[TurnS
     >>> last.phase
     Phase.OVER
     """
+    over, roll, opening = Phase.OVER, Phase.ROLL, Phase.OPENING
     for _ in range(max_actions):
         ph = state.phase
-        if ph is Phase.OVER or (until is not None and until(state)):
+        if ph is over or (until is not None and until(state)):
             return
         action: Action
-        if ph is Phase.ROLL:
+        if ph is roll:
             a, b = dice(state)
             action = RollDice(Roll(a, b))
-        elif ph is Phase.OPENING:
+        elif ph is opening:
             a, b = dice(state)
             action = OpeningRoll(a, b)
         else:

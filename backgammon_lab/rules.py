@@ -439,7 +439,7 @@ class PlayList(Sequence[Play]):
     """
 
     def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int,
-                 boards: Mapping[Board, object], rules: _Rules | None = None) -> None:
+                 boards: Mapping[Board, object], rules: _Rules | None = None, board: Board | None = None) -> None:
         self.position = position
         self.dice = dice
         self._plays = plays
@@ -449,13 +449,15 @@ class PlayList(Sequence[Play]):
         self._nodes: dict[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] = {}
         self._index: dict[Board, int] | None = None
         self._root: PlayNode | None = None
+        self._board = board  # the mover's-eye board before the play, when the caller has it
 
     @property
     def root(self) -> PlayNode:
         """The node before any step (built on first use, as every node is)."""
         got = self._root
-        if got is None:
-            got = self._root = self._node(self.position.board(), _orders(self._r, self.dice), 0)
+        if got is None:  # no later node has the root's key (every step plays a die): not in _nodes
+            b = self._board
+            got = self._root = PlayNode(self, self.position.board() if b is None else b, _orders(self._r, self.dice), 0)
         return got
 
     def _node(self, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> PlayNode:
@@ -624,10 +626,11 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     """
     d = _dice(dice)
     r = _rules(position.variant)
-    best, maxlen = _legal(r, position.board(), d)
+    b0 = position.board()
+    best, maxlen = _legal(r, b0, d)
     v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
     plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
-    return PlayList(position, d, plays, maxlen, best, r)
+    return PlayList(position, d, plays, maxlen, best, r, b0)
 
 
 def _completes(r: _Rules, b: Board, rest: tuple[int, ...], need: int,

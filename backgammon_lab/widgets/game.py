@@ -58,7 +58,7 @@ from ..engine import (
 from ..errors import BackgammonError, GameError
 from ..game import Game, HistoryEntry
 from ..position import BLACK, WHITE, Play, Player, Position, Roll
-from ..rules import legal_plays
+from ..rules import PlayList, legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
 
@@ -207,7 +207,7 @@ class GameWidget(w.VBox):
         self._busy = False
         self._viewing = False  # looking at an earlier point: read-only until "Play from here"
         self._from_here = False  # "Play from here" was pressed: the next action starts a new line of play
-        self._name_lengths: tuple[Position | None, list[int]] = (None, [])  # moves of each named doubles
+        self._name_plays: tuple[Position | None, list[PlayList]] = (None, [])  # the plays of each named doubles
         self._len_before = 0
         self.game = Game(variant if position is None else position.variant, seed=seed, position=position,
                          dice=dice)
@@ -776,12 +776,13 @@ class GameWidget(w.VBox):
 
     def _label_name_buttons(self) -> None:
         pos = self.game.position
-        if self._name_lengths[0] != pos:  # the six searches run once per naming, not per refresh
-            self._name_lengths = (pos, [legal_plays(pos, (k, k)).length for k in range(1, 7)])
+        if self._name_plays[0] != pos:  # the six searches run once per naming, not per refresh
+            self._name_plays = (pos, [legal_plays(pos, (k, k)) for k in range(1, 7)])
         for k, b in enumerate(self.name_buttons, 1):
-            n = self._name_lengths[1][k - 1]
+            plays = self._name_plays[1][k - 1]
+            n = plays.length
             # what follows naming k-k, in the engine's words (its Outcome's event)
-            said = after_play(pos, Roll(k, k), [k] * n, named=True).event(pos.turn)
+            said = after_play(pos, Roll(k, k), plays[0], named=True).event(pos.turn)
             b.tooltip = f"Name {k}-{k}: {said.text}" if said is not None else f"Name {k}-{k}"
             if n == 4:
                 b.description = f"{k}-{k}: in full"
