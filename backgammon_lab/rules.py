@@ -25,6 +25,7 @@ quoted, from :meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -217,7 +218,7 @@ class PlayNode:
     a lookup on a node. Get nodes from :meth:`PlayList.after` or :attr:`PlayList.root`.
     """
 
-    __slots__ = ("tree", "board", "rests", "depth", "_next", "_position", "_ends")
+    __slots__ = ("tree", "board", "rests", "depth", "_next", "_position", "_ends", "__weakref__")
 
     def __init__(self, tree: PlayList, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> None:
         self.tree = tree
@@ -446,18 +447,25 @@ class PlayList(Sequence[Play]):
         self.length = length  # steps in every legal play
         self._boards = boards  # the mover's-eye board after each play (keys, in the same order)
         self._r = rules if rules is not None else _rules(position.variant)
-        self._nodes: dict[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] = {}
+        # The tree holds its nodes weakly: a node holds its tree and its children, the caller holds a
+        # node (the engine's state its own), so no reference cycle keeps a roll's plays alive after
+        # the last node is dropped (rollouts make one tree per roll). The table finds the node a
+        # transposition reaches while its parent still holds it.
+        self._nodes: weakref.WeakValueDictionary[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] = \
+            weakref.WeakValueDictionary()
         self._index: dict[Board, int] | None = None
-        self._root: PlayNode | None = None
+        self._root: weakref.ref[PlayNode] | None = None
         self._board = board  # the mover's-eye board before the play, when the caller has it
 
     @property
     def root(self) -> PlayNode:
         """The node before any step (built on first use, as every node is)."""
-        got = self._root
+        ref = self._root
+        got = ref() if ref is not None else None
         if got is None:  # no later node has the root's key (every step plays a die): not in _nodes
             b = self._board
-            got = self._root = PlayNode(self, self.position.board() if b is None else b, _orders(self._r, self.dice), 0)
+            got = PlayNode(self, self.position.board() if b is None else b, _orders(self._r, self.dice), 0)
+            self._root = weakref.ref(got)
         return got
 
     def _node(self, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> PlayNode:
