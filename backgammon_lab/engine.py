@@ -34,21 +34,21 @@ What follows a play (naming doubles, rolling again, the end of the turn) is the 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import GameError, IllegalMoveError
 from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
-from .rules import PlayList, apply_steps, check_step, continuations, explain_steps, legal_plays
-from .variants import Variant, find_variant
+from .rules import Explanation, PlayList, PlayNode, legal_plays
+from .variants import Rule, Variant, find_variant
 
 __all__ = [
-    "Phase", "TurnState", "advance", "start_state", "position_state", "dice_state",
+    "Phase", "TurnState", "advance", "start_state", "position_state", "dice_state", "choice_state", "naming_state",
     "Action", "OpeningRoll", "RollDice", "Choice", "KEEP", "REROLL", "NameDoubles", "MakePlay", "MakeStep",
     "Event", "OpeningRolled", "ChoiceOffered", "DiceKept", "DiceRerolled", "Rolled", "DoublesNamed",
     "StepPlayed", "Played", "TurnLost", "DiceLost", "RerollDue", "NamingDue", "TurnPassed", "GameOver",
-    "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
+    "Outcome", "after_play", "play", "MAX_ACTIONS", "ALL_ROLLS", "OPENING_OUTCOMES", "chance_outcomes", "as_action", "player_name", "roll_text", "play_text",
 ]
 
 
@@ -421,6 +421,95 @@ class GameOver(Event):
 
 
 # ---------------------------------------------------------------------------------------------
+# What follows a play
+
+
+#: The rule behind each way of losing dice: a reason code of :data:`~backgammon_lab.rules.REASONS`,
+#: whose words the variant quotes (:meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
+_LOSS_RULES: dict[str, str] = {
+    "lower_die_cannot_enter": "turn_lost", "lower_die_blocked": "turn_lost", "cannot_enter": "bar_first",
+    "no_move": "play_complete", "mexican_high": "play_complete", "doubles": "use_all_moves",
+    "some_doubles": "use_all_moves", "high_after_low": "use_both_dice", "one_die": "larger_die",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What follows a play of ``roll`` that used ``used`` steps (the game not won by it).
+
+    ``next``: ``"name"`` (a Mexican's both dice played: name doubles, M8), ``"roll_again"``
+    (doubles in full, M7, M8) or ``"end_turn"`` -- the variant's
+    :meth:`~backgammon_lab.variants.Variant.after_play`. ``lost``: the dice not played, lowest
+    first; ``reason``: why (a :class:`TurnLost` reason when nothing could be played, else a
+    :class:`DiceLost` one; None when nothing is lost); ``rerolls_lost``: a re-roll or naming the
+    roll would have earned is forfeited; ``rule``: the rule that says so, in its own words.
+    :meth:`event` is the event that tells it (``event(player).text``).
+    """
+
+    roll: Roll
+    used: int
+    next: str
+    lost: tuple[int, ...]
+    reason: str | None
+    rerolls_lost: bool
+    rule: Rule | None
+    die: int  #: the die the event names: the lower die of a lost turn, the first die played when dice are lost
+
+    def event(self, player: Player) -> Event | None:
+        """The event that says what follows, for ``player``: :class:`TurnLost`, :class:`DiceLost`,
+        :class:`NamingDue` or :class:`RerollDue`; None when the turn simply passes."""
+        roll = self.roll
+        if self.next == "name":
+            return NamingDue(player)
+        if self.next == "roll_again":
+            return RerollDue(player, roll)
+        if self.reason is None:
+            return None
+        if not self.used:
+            return TurnLost(player, roll, self.reason, self.die, self.rerolls_lost)
+        return DiceLost(player, roll, self.used, self.used + len(self.lost), self.reason, self.die)
+
+
+def after_play(position: Position, roll: Roll, play: Play | Sequence[Step], *, named: bool = False) -> Outcome:
+    """What follows ``play`` (a :class:`Play` or its steps; ``()`` for no move) of ``roll`` from
+    ``position`` (the turn's start): the variant's
+    :meth:`~backgammon_lab.variants.Variant.after_play`, the dice lost and why, and whether a
+    re-roll is forfeited (:class:`Outcome`). The one place these are decided: the engine's events,
+    the widget and the lessons read it.
+
+    >>> o = after_play(Position.start("mexican"), Roll(6, 6), [Step(24, 18, 6), Step(24, 18, 6)])
+    >>> o.next, o.lost, o.reason, o.rerolls_lost, o.rule.id
+    ('end_turn', (6, 6), 'doubles', True, 'M7')
+    """
+    v = position.variant
+    a, b = dice = roll.first, roll.second
+    used = len(play)
+    nxt = v.after_play(dice, named, used)
+    if nxt != "end_turn" or used == (4 if a == b else 2):  # every die played, or more to come
+        return _outcome(roll, used, nxt, (), None, False, None, max(a, b))
+    played = [s.die for s in (play.steps if isinstance(play, Play) else play)]
+    left = [a] * 4 if a == b else sorted(dice)
+    for d in played:
+        left.remove(d)
+    die = played[0] if played else roll.high
+    rerolls_lost = v.after_play(dice, named, used + len(left)) != "end_turn"
+    if not used:
+        die = roll.low
+        on_bar = v.bar_first and position.count(position.turn, v.points + 1) > 0
+        if v.low_die_first and not roll.is_double:
+            reason = "lower_die_cannot_enter" if on_bar else "lower_die_blocked"
+        else:
+            reason = "cannot_enter" if on_bar else "no_move"
+    elif rerolls_lost:
+        reason = "doubles" if roll.is_double else "mexican_high"
+    elif roll.is_double:
+        reason = "some_doubles"
+    else:
+        reason = "high_after_low" if v.low_die_first else "one_die"
+    return _outcome(roll, used, nxt, tuple(left), reason, rerolls_lost, v.rule(_LOSS_RULES[reason]), die)
+
+
+# ---------------------------------------------------------------------------------------------
 # The state
 
 
@@ -431,8 +520,10 @@ class TurnState:
     ``position``: the checkers now (the steps of this turn applied), ``turn`` the player who acts.
     ``roll``: the dice of the current roll (named doubles included), in the phases ``choice``,
     ``play`` and, for the picture, ``name``. ``steps``: the steps of the current play clicked so
-    far; ``start``: the position before them. ``plays``: the legal plays of ``roll`` from
-    ``start`` (phase ``play``), computed once. ``reroll``: in phase ``roll``, the same player rolls
+    far. ``node``: in phase ``play``, where those steps lead in the tree of the roll's legal plays
+    (:class:`~backgammon_lab.rules.PlayNode`: what may come next and why not, computed once when the
+    dice are known); ``plays`` is that tree (:class:`~backgammon_lab.rules.PlayList`) and
+    ``turn_start`` the position before the steps. ``reroll``: in phase ``roll``, the same player rolls
     again in the same turn. ``last_play``: the last complete play, and ``lost``: the dice that
     could not be played when the last turn ended early (for the views). ``named_from``: the
     Mexican, as rolled, whose named doubles are being played.
@@ -443,8 +534,7 @@ class TurnState:
     roll: Roll | None = None
     named: bool = False
     steps: tuple[Step, ...] = ()
-    start: Position | None = None
-    plays: PlayList | None = field(default=None, compare=False, repr=False)
+    node: PlayNode | None = field(default=None, compare=False, repr=False)
     opening: tuple[int, int] | None = None
     reroll: bool = False
     winner: Player | None = None
@@ -481,9 +571,16 @@ class TurnState:
         return self.phase is Phase.OVER
 
     @property
+    def plays(self) -> PlayList | None:
+        """The legal plays of the roll (phase ``play``): the tree the node belongs to."""
+        node = self.node
+        return node.tree if node is not None else None
+
+    @property
     def turn_start(self) -> Position:
         """The position at the start of the current play (before the clicked steps)."""
-        return self.start if self.start is not None else self.position
+        node = self.node
+        return node.tree.position if node is not None else self.position
 
     @property
     def dice_left(self) -> tuple[int, ...]:
@@ -501,18 +598,31 @@ class TurnState:
 
         Read from the turn's plays: no new search of the legal plays.
         """
-        if self.phase is not Phase.PLAY or self.plays is None:
+        if self.phase is not Phase.PLAY or self.node is None:
             return []
-        return continuations(self.plays, self.steps)
+        return self.node.next_steps()
+
+    def explain(self, step: Any) -> Explanation:
+        """Why ``step`` may or may not be played next (phase ``play``), read from the turn's plays:
+        no new search (:meth:`PlayNode.explain <backgammon_lab.rules.PlayNode.explain>`)."""
+        if self.phase is not Phase.PLAY or self.node is None:
+            raise GameError(f"no step can be played in phase {self.phase.value!r} ({self.hint()})")
+        return self.node.explain(step)
 
     def completions(self) -> list[Play]:
         """The legal plays that the clicked steps can still lead to (all plays when none is clicked)."""
-        if self.phase is not Phase.PLAY or self.plays is None:
+        if self.phase is not Phase.PLAY or self.node is None:
             return []
-        if not self.steps:
-            return list(self.plays)
-        reach = _reachable(self.plays, self.steps, self.position)
-        return [p for p in self.plays if p.position in reach]
+        return self.node.completions()
+
+    def at_turn_start(self) -> TurnState:
+        """The state before the steps clicked so far were played (phase ``play``, the same roll and
+        plays); the state itself when no step is clicked."""
+        node = self.node
+        if not self.steps or node is None:
+            return self
+        return _state(node.tree.position, Phase.PLAY, roll=self.roll, named=self.named, node=node.tree.root,
+                      opening=self.opening, last_play=self.last_play, named_from=self.named_from)
 
     def legal_actions(self) -> list[Any]:
         """The decisions open now: plays (phase ``play``), ``KEEP``/``REROLL``, or ``NameDoubles(1..6)``."""
@@ -571,10 +681,12 @@ def _slot_constructor(cls: type) -> Any:
 
 if TYPE_CHECKING:  # pragma: no cover - type checkers see the class: the same parameters
     _state = TurnState
+    _outcome = Outcome
 else:
     #: A :class:`TurnState` built through its slots: the transition makes one per action, and
-    #: rollouts make millions.
+    #: rollouts make millions; an :class:`Outcome` likewise, one per play.
     _state = _slot_constructor(TurnState)
+    _outcome = _slot_constructor(Outcome)
 
 
 def start_state(variant: str | Variant = "standard") -> TurnState:
@@ -597,6 +709,26 @@ def dice_state(position: Position, roll: Roll, *, named: bool = False) -> TurnSt
     if position.is_over:
         raise GameError(f"the game is already over in {position!r}")
     return _start_play(_state(position, Phase.ROLL), Roll.parse(roll), named, ())[0]
+
+
+def choice_state(position: Position, roll: Any) -> TurnState:
+    """The state of Mexican's opening choice (M2): ``position.turn`` won the opening with ``roll``
+    (two different dice) and may keep it or roll both dice again."""
+    r = Roll.parse(roll)
+    if not position.variant.opening_choice:
+        raise GameError(f"{position.variant.title} has no opening choice")
+    if r.is_double:
+        raise GameError(f"an opening roll is never doubles, not {r}")
+    return _state(position, Phase.CHOICE, roll=r, opening=(r.first, r.second))
+
+
+def naming_state(position: Position) -> TurnState:
+    """The state after both dice of a Mexican (1-2) were played (M8): ``position.turn`` names doubles."""
+    if not position.variant.mexican:
+        raise GameError(f"{position.variant.title} has no Mexicans to name doubles after")
+    if position.is_over:
+        raise GameError(f"the game is already over in {position!r}")
+    return _state(position, Phase.NAME, roll=Roll(2, 1))
 
 
 OPENING_OUTCOMES: tuple[tuple[OpeningRoll, float], ...] = tuple(
@@ -685,18 +817,12 @@ def _start_play(state: TurnState, roll: Roll, named: bool, events: Events) -> tu
     pos = state.position
     plays = legal_plays(pos, roll)
     if plays.length:
-        return _state(pos, Phase.PLAY, roll=roll, named=named, plays=plays, opening=state.opening,
+        return _state(pos, Phase.PLAY, roll=roll, named=named, node=plays.root, opening=state.opening,
                       last_play=state.last_play, named_from=state.roll if named else None), events
-    v = pos.variant
-    on_bar = v.bar_first and pos.count(pos.turn, v.points + 1) > 0
-    if v.low_die_first and not roll.is_double:
-        reason = "lower_die_cannot_enter" if on_bar else "lower_die_blocked"
-    else:
-        reason = "cannot_enter" if on_bar else "no_move"
-    rerolls = named or (roll.is_double and v.doubles_roll_again) or (v.mexican and roll.is_mexican)
-    lost = (roll.first,) * 4 if roll.is_double else tuple(sorted(roll.dice))
-    ev = TurnLost(pos.turn, roll, reason, roll.low, rerolls)
-    return _end_turn(pos, state.last_play, lost, events + (ev,))
+    out = after_play(pos, roll, (), named=named)
+    ev = out.event(pos.turn)
+    assert ev is not None
+    return _end_turn(pos, state.last_play, out.lost, events + (ev,))
 
 
 def _end_turn(pos: Position, last: Play | None, lost: tuple[int, ...], events: Events) -> tuple[TurnState, Events]:
@@ -721,19 +847,15 @@ def _match(state: TurnState, play: Any) -> Play:
 
 
 def _step(state: TurnState, step: Any) -> tuple[TurnState, Events]:
-    plays = state.plays
-    assert plays is not None and state.roll is not None
-    start = state.turn_start
-    s = check_step(start, state.roll, state.steps, step, plays=plays)
+    node = state.node
+    assert node is not None and state.roll is not None
+    s, nxt = node.take(step)
     steps = state.steps + (s,)
-    pos = apply_steps(start, state.roll, steps, plays=plays)
     ev = StepPlayed(state.player, s, state.variant.points)
-    if continuations(plays, steps):
-        return _state(pos, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, start=start,
-                      plays=plays, opening=state.opening, last_play=state.last_play,
-                      named_from=state.named_from), (ev,)
-    match = next(p for p in plays if p.position == pos)
-    new, events = _play(state, Play(steps, match.position))
+    if not nxt.complete:
+        return _state(nxt.position, Phase.PLAY, roll=state.roll, named=state.named, steps=steps, node=nxt,
+                      opening=state.opening, last_play=state.last_play, named_from=state.named_from), (ev,)
+    new, events = _play(state, Play(steps, node.tree.play_at(nxt).position))
     return new, (ev,) + events
 
 
@@ -743,62 +865,73 @@ def _play(state: TurnState, play: Play) -> tuple[TurnState, Events]:
     assert roll is not None
     who = state.player
     pos = play.position
-    v = pos.variant
     ev: list[Event] = [Played(who, play, roll)]
     if pos.is_over:
         pts = pos.game_value()
         ev.append(GameOver(who, pts))
         return _state(pos, Phase.OVER, roll=roll, named=state.named, winner=who, points=pts,
                       last_play=play), tuple(ev)
-    used = len(play.steps)
-    nxt = v.after_play(roll.dice, state.named, used)
-    if nxt == "name":
-        ev.append(NamingDue(who))
+    out = after_play(state.turn_start, roll, play, named=state.named)
+    said = out.event(who)
+    if said is not None:
+        ev.append(said)
+    if out.next == "name":
         return _state(pos, Phase.NAME, roll=roll, last_play=play), tuple(ev)
-    if nxt == "roll_again":
-        ev.append(RerollDue(who, roll))
+    if out.next == "roll_again":
         return _state(pos, Phase.ROLL, reroll=True, last_play=play), tuple(ev)
-    total = 4 if roll.is_double else 2
-    lost: tuple[int, ...] = ()
-    if used < total:
-        left = [roll.first] * 4 if roll.is_double else sorted(roll.dice)
-        for s in play.steps:
-            left.remove(s.die)
-        lost = tuple(left)
-        die = play.steps[0].die if play.steps else roll.high
-        if v.mexican and roll.is_mexican and not state.named:
-            reason = "mexican_high"
-        elif v.doubles_roll_again and roll.is_double:
-            reason = "doubles"
-        elif roll.is_double:
-            reason = "some_doubles"
-        elif v.low_die_first:
-            reason = "high_after_low"
-        else:
-            reason = "one_die"
-        ev.append(DiceLost(who, roll, used, total, reason, die))
-    return _end_turn(pos, play, lost, tuple(ev))
+    return _end_turn(pos, play, out.lost, tuple(ev))
 
 
-def _reachable(plays: PlayList, steps: Sequence[Step], pos: Position) -> set[Position]:
-    """The final positions the clicked ``steps`` can still lead to."""
-    start = plays.position
-    out: set[Position] = set()
-    seen: set[tuple[Position, tuple[int, ...]]] = set()
+# ---------------------------------------------------------------------------------------------
+# The driver loop
 
-    def rec(done: tuple[Step, ...], here: Position) -> None:
-        key = (here, tuple(sorted(s.die for s in done)))
-        if key in seen:
+
+#: A game stopped after this many actions by :func:`play` is refused (no game comes near it).
+MAX_ACTIONS = 100_000
+
+Decide = Callable[[TurnState], Any]
+Dice = Callable[[TurnState], tuple[int, int]]
+
+
+def play(state: TurnState, decide: Decide, dice: Dice, *, until: Callable[[TurnState], bool] | None = None,
+         max_actions: int = MAX_ACTIONS) -> Iterator[tuple[TurnState, Action, Events]]:
+    """Drive a game from ``state``: the one loop over :func:`advance` (the game, the widget's bot,
+    rollouts, position sampling and self-play training all use it).
+
+    At a chance phase the action is the roll ``dice(state)`` returns (two dice ``(a, b)``: at the
+    opening White's and Black's); at a decision it is ``decide(state)``'s (an action or a plain
+    value :func:`as_action` reads). Yields ``(state, action, events)`` after each action, until
+    the game is over or ``until(state)`` is true (asked before each action). The loop is lazy: a
+    consumer that records each state before asking for the next sees ``decide`` called on it.
+    Raises :class:`~backgammon_lab.errors.GameError` after ``max_actions`` actions.
+
+    >>> import random
+    >>> rng = random.Random(1)
+    >>> last = None
+    >>> for last, action, events in play(start_state("minigam"), lambda s: s.legal_actions()[0],
+    ...                                  lambda s: (rng.randint(1, 6), rng.randint(1, 6))):
+    ...     pass
+    >>> last.phase
+    Phase.OVER
+    """
+    over, roll, opening = Phase.OVER, Phase.ROLL, Phase.OPENING
+    for _ in range(max_actions):
+        ph = state.phase
+        if ph is over or (until is not None and until(state)):
             return
-        seen.add(key)
-        nxt = continuations(plays, done)
-        if not nxt:
-            out.add(here)
-        for s in nxt:
-            rec(done + (s,), apply_steps(start, plays.dice, done + (s,), plays=plays))
-
-    rec(tuple(steps), pos)
-    return out
+        action: Action
+        if ph is roll:
+            a, b = dice(state)
+            action = RollDice(Roll(a, b))
+        elif ph is opening:
+            a, b = dice(state)
+            action = OpeningRoll(a, b)
+        else:
+            action = as_action(state, decide(state))
+        state, events = advance(state, action)
+        yield state, action, events
+    if state.phase is not Phase.OVER and (until is None or not until(state)):
+        raise GameError(f"a game did not end within {max_actions} actions")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -844,13 +977,8 @@ def _play_of_steps(state: TurnState, steps: Sequence[Any]) -> Play:
     """The legal play that a complete list of steps (from the turn's start) makes."""
     plays = state.plays
     assert plays is not None and state.roll is not None
-    why = explain_steps(plays, steps)
-    if why is not None:
+    why = plays.explain_play(steps)
+    if not why.legal:
         raise IllegalMoveError(f"steps {list(steps)!r} are not a legal play of {state.roll}: {why.message}",
                                why.code, why.message)
-    end = apply_steps(plays.position, state.roll, steps, plays=plays)
-    for p in plays:
-        if p.position == end:
-            return p
-    raise IllegalMoveError(f"steps {list(steps)!r} do not make a complete play of {state.roll}",  # pragma: no cover
-                           "illegal", "The steps do not make a complete play.")
+    return plays.play_at(plays.after(steps))

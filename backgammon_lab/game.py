@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import operator
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,7 @@ from .engine import (
     advance,
     as_action,
     chance_outcomes,
+    play,
     position_state,
     start_state,
 )
@@ -299,6 +300,11 @@ class Game:
             if drew:  # the roll is refused (never seen: drawn dice are valid): take the draw back
                 self.rng.setstate(self._entries[self._index].rng_state)
             raise
+        return self._record(index, new, action, events, text, drew)
+
+    def _record(self, index: int, new: TurnState, action: Action, events: tuple[Event, ...], text: str | None,
+                drew: bool) -> Game:
+        """Record ``new`` as the entry after ``index`` (later entries are dropped)."""
         rng_state = self.rng.getstate() if drew else self._entries[self._index].rng_state
         del self._entries[index + 1:]
         self._entries.append(HistoryEntry(new, action, events, text, rng_state))
@@ -557,18 +563,32 @@ class Game:
         The game runs on the bare engine and the history keeps the actions (one entry each).
         """
         r = rng or self.rng
-        for _ in range(max_actions):
-            st = self.state
-            ph = st.phase
-            if ph is Phase.OVER:
-                return self
-            if ph.is_chance:
-                self.roll()
-            else:
-                acts = st.legal_actions()
-                a = acts[r.randrange(len(acts))]
-                self._do(MakePlay(a) if isinstance(a, Play) else a, pop_steps=len(st.steps) if isinstance(a, Play) else 0)
-        raise GameError(f"game did not end within {max_actions} actions")
+
+        def decide(st: TurnState) -> Any:
+            acts = st.legal_actions()
+            return acts[r.randrange(len(acts))]
+
+        return self.play_on(decide, max_actions=max_actions)
+
+    def play_on(self, decide: Callable[[TurnState], Any], *, until: Callable[[TurnState], bool] | None = None,
+                max_actions: int = 100000) -> Game:
+        """Play on from the current state with ``decide(state)``'s decisions (an action or a plain
+        value) and the game's dice, recording every action, until the game is over or
+        ``until(state)`` is true: the engine's driver loop (:func:`~backgammon_lab.engine.play`).
+        A whole play replaces the steps clicked so far. Raises
+        :class:`~backgammon_lab.errors.GameError` after ``max_actions`` actions.
+        """
+        rng = self.rng
+
+        def dice(_st: TurnState) -> tuple[int, int]:
+            return rng.randint(1, 6), rng.randint(1, 6)
+
+        prev = self.state
+        for new, action, events in play(prev, decide, dice, until=until, max_actions=max_actions):
+            pop = len(prev.steps) if isinstance(action, MakePlay) else 0
+            self._record(self._index - pop, new, action, events, None, prev.phase.is_chance)
+            prev = new
+        return self
 
 
 __all__ += ["KEEP", "REROLL"]

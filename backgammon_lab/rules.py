@@ -25,6 +25,7 @@ quoted, from :meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -47,27 +48,13 @@ __all__ = [
     "check_step",
     "apply_steps",
     "PlayList",
+    "PlayNode",
     "Explanation",
     "REASONS",
 ]
 
 Board = tuple[int, ...]
 RawStep = tuple[int, int, int, bool]  # start, end, die, hit
-
-
-def _apply(b: Board, s: int, t: int, n: int) -> tuple[Board, bool]:
-    """The board after moving one checker from ``s`` to ``t`` (``t <= 0``: off)."""
-    lst = list(b)
-    lst[s] -= 1
-    if t <= 0:
-        lst[0] += 1
-        return tuple(lst), False
-    if lst[t] == -1:
-        lst[t] = 1
-        lst[n + 2] += 1
-        return tuple(lst), True
-    lst[t] += 1
-    return tuple(lst), False
 
 
 # The generator's single-step loops, compiled per variant from its StepCheck table
@@ -220,23 +207,297 @@ def legal_boards(position: Position, dice: Any) -> dict[Board, list[RawStep]]:
     return _legal(_rules(position.variant), position.board(), _dice(dice))[0]
 
 
-class PlayList(Sequence[Play]):
-    """The distinct legal plays of one roll: a sequence of :class:`Play`.
+class PlayNode:
+    """One node of a roll's play tree: the board after ``depth`` steps of some legal play, and the
+    steps that continue a legal play from it (each to its own node).
 
-    ``in`` accepts a :class:`Play`, a resulting :class:`Position`, or move text such as ``"24/18 13/11"``.
-    A roll with no legal move gives one empty play (the position unchanged).
+    Nodes are shared: steps played in another order that reach the same board with the same dice
+    left reach the same node. Built lazily from the search's plays (a node's steps are found the
+    first time they are asked for); every question about the roll once the dice are known (what
+    may come next, is this step legal, why not, where does it lead, which plays are still open) is
+    a lookup on a node. Get nodes from :meth:`PlayList.after` or :attr:`PlayList.root`.
+    """
+
+    __slots__ = ("tree", "board", "rests", "depth", "_next", "_position", "_ends", "__weakref__")
+
+    def __init__(self, tree: PlayList, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> None:
+        self.tree = tree
+        self.board = board  #: the mover's-eye board (:meth:`Position.board`)
+        self.rests = rests  # the orders in which the dice left may still be played
+        self.depth = depth  #: steps played to reach this node
+        self._next: dict[tuple[int, int, int], tuple[Step, PlayNode]] | None = None
+        self._position: Position | None = None
+        self._ends: frozenset[Board] | None = None
+
+    def _children(self) -> dict[tuple[int, int, int], tuple[Step, PlayNode]]:
+        got = self._next
+        if got is None:
+            got = self._next = self.tree._expand(self)
+        return got
+
+    @property
+    def position(self) -> Position:
+        """The position at this node (the side to move unchanged)."""
+        got = self._position
+        if got is None:
+            got = self._position = self.tree._position_of(self.board)
+        return got
+
+    @property
+    def complete(self) -> bool:
+        """True when no step may follow: the steps to here make a whole legal play."""
+        return self.depth >= self.tree.length
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        """The dice not yet played, lowest first (all of them when no move is possible)."""
+        return tuple(sorted(self.rests[0])) if self.rests else ()
+
+    def next_steps(self) -> list[Step]:
+        """The single steps that continue a legal play from here (empty once the play is complete)."""
+        return [s for s, _ in self._children().values()]
+
+    def take(self, step: Any) -> tuple[Step, PlayNode]:
+        """The legal step that ``step`` (a :class:`Step`, ``(start, end[, die])`` or ``"13/7"``) stands
+        for, and the node it leads to; :class:`IllegalMoveError` with the reason when it is refused."""
+        got = self._match(step)
+        if got is None:
+            d = self.tree.dice
+            why = self.explain(step)
+            raise IllegalMoveError(f"{show(step)} cannot be played with {d[0]}-{d[1]}: {why.message}",
+                                   why.code, why.message)
+        return got
+
+    def _match(self, step: Any) -> tuple[Step, PlayNode] | None:
+        ch = self._children()
+        if type(step) is Step:
+            got = ch.get((step.start, step.end, step.die))
+            if got is not None:
+                return got
+        try:
+            st = coerce_step(self.tree.position, step, dice_left=sorted({k[2] for k in ch}) or list(self.tree.dice))
+        except IllegalMoveError:
+            return None
+        return ch.get((st.start, st.end, st.die))
+
+    def ends(self) -> frozenset[Board]:
+        """The boards of the whole plays this node can still lead to."""
+        got = self._ends
+        if got is None:
+            if self.complete:
+                got = frozenset((self.board,))
+            else:
+                got = frozenset().union(*(node.ends() for _s, node in self._children().values()))
+            self._ends = got
+        return got
+
+    def completions(self) -> list[Play]:
+        """The legal plays this node can still lead to, in the order of the roll's plays."""
+        if self.depth == 0:
+            return list(self.tree)
+        ends = self.ends()
+        return [p for b, p in zip(self.tree._boards, self.tree, strict=True) if b in ends]
+
+    def explain(self, step: Any) -> Explanation:
+        """Whether ``step`` may be played next from this node, and why not, naming the true rule.
+
+        A single-step rule (blocked point, cap, bar first, bear-off) is reported by the same check
+        that keeps the step out of the plays (the variant's
+        :meth:`~backgammon_lab.variants.Variant.step_checks`); the rules of the whole play (lower die
+        first, use as much of the roll as possible, the larger die) are read from the tree. No new
+        search.
+        """
+        tree = self.tree
+        position, r, d, maxlen = tree.position, tree._r, tree.dice, tree.length
+        n = r.n
+        b, rests, depth = self.board, self.rests, self.depth
+        left = sorted({rest[0] for rest in rests if rest})
+        later = {x for rest in rests for x in rest[1:]}
+        try:
+            st = coerce_step(position, step, dice_left=left or list(d))
+        except IllegalMoveError as e:
+            return _why(position, e.reason, e.explanation)
+        name = "the bar" if st.start == n + 1 else f"point {st.start}"
+        where = "off" if st.end == 0 else f"point {st.end}"
+        if not (1 <= st.start <= n + 1) or not (0 <= st.end <= n):
+            return _why(position, "bad_point", f"There is no point {st.start if not 1 <= st.start <= n + 1 else st.end} "
+                        f"on a {n}-point board.")
+        if st.end >= st.start:
+            return _why(position, "backwards", f"Checkers move from higher to lower numbers: {name} to {where} "
+                        "goes the wrong way.")
+        got = r.refusal(b, st.start, st.die)
+        if got is not None and got[0].at == "source":
+            return _refused(position, *got)
+        dist = st.start - st.end
+        if st.die not in d:
+            comb = self._combined(st)
+            if comb is not None:
+                return comb
+            return _why(position, "no_such_die", f"No die shows {st.die}; the roll is {d[0]}-{d[1]}.")
+        if st.end > 0 and st.die != dist or st.end == 0 and st.die < dist:
+            return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, not a {st.die}.")
+        if not left:
+            return _complete(position, maxlen)
+        if st.die not in left:
+            if 0 < maxlen <= depth:  # a die already used, and the dice left cannot be played
+                return _complete(position, maxlen)
+            if r.low_first and st.die in later:
+                lo = left[0]
+                if maxlen == 0 and not depth:
+                    return _lower_die_lost(r, position, b, lo, st.die)
+                return _why(position, "lower_die_first", f"The lower die, {lo}, must be played first.")
+            if st.end != 0 or st.die == dist:
+                return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, and no die "
+                            f"left shows {dist} (dice left: {', '.join(map(str, left))}).")
+            return _why(position, "no_such_die", f"No die left shows {st.die} (dice left: "
+                        f"{', '.join(map(str, left))}).")
+        if got is not None:
+            return _refused(position, *got)
+        if (st.start, st.end, st.die) in self._children():
+            return Explanation("legal", f"{st.text(n)} is legal.")
+        if depth >= maxlen:  # the single-step rules allow it, so only the play's length refuses it
+            return _complete(position, maxlen)
+        lo, hi = min(d), max(d)
+        if lo != hi and maxlen == 1 and not r.low_first and st.die == lo:
+            return _why(position, "larger_die", f"Only one die can be played, so it must be the larger one, {hi}.")
+        if lo == hi:
+            return _why(position, "use_all_moves", f"After this step fewer moves could be played: you must play "
+                        f"as many of the four {lo}s as you can ({maxlen} here).")
+        if r.low_first:
+            return _why(position, "use_both_dice", f"After this {lo} the {hi} could not be played, but another "
+                        f"{lo} lets both dice be played: you must use as much of the roll as you can.")
+        return _why(position, "use_both_dice", "After this step the other die could not be played, but both "
+                    "dice can be used: a play must use both dice when it can.")
+
+    def _combined(self, st: Step) -> Explanation | None:
+        """A move of one checker by several dice (``13/5`` with 5-3): legal one step at a time, or the
+        first step on the way that a rule refuses. None when no dice left add up to the distance."""
+        position = self.tree.position
+        n = position.variant.points
+        a, z = st.start, st.end
+        dist = a - z
+        ways: list[tuple[list[int], int, Explanation | None]] = []
+        seen: set[tuple[int, ...]] = set()
+        for rest in self.rests:
+            total, k = 0, 0
+            while k < len(rest) and total < dist:
+                total += rest[k]
+                k += 1
+            if k < 2 or tuple(rest[:k]) in seen or not (total == dist or (z == 0 and total > dist)):
+                continue
+            seen.add(tuple(rest[:k]))
+            path = [a]
+            for x in rest[:k]:
+                path.append(max(path[-1] - x, 0))
+            node: PlayNode = self
+            fail, at = None, 0
+            for i, x in enumerate(rest[:k]):
+                part = Step(path[i], path[i + 1], x)
+                sub = node.explain(part)
+                if not sub.legal:
+                    fail, at = sub, i
+                    break
+                node = node._children()[(part.start, part.end, part.die)][1]
+            ways.append((path, at, fail))
+        if not ways:
+            return None
+        text = st.text(n)
+
+        def chain(path: list[int]) -> str:
+            return "/".join("bar" if p == n + 1 else "off" if p == 0 else str(p) for p in path)
+
+        for path, _at, fail in ways:
+            if fail is None:
+                return _why(position, "combined", f"{text} moves one checker by {len(path) - 1} dice: play it one "
+                            f"step at a time, {chain(path)}.")
+        parts = []
+        for path, at, fail in ways:
+            assert fail is not None
+            why = f"{fail.message[0].lower()}{fail.message[1:]}"
+            parts.append(f"{text} would pass through point {path[1]} first, and {why}" if at == 0 else
+                         f"{text} would go {chain(path)}, and {why}")
+        first = ways[0][2]
+        assert first is not None
+        rule = position.variant.rule("combined") if first.code == "blocked" else first.rule
+        return Explanation(first.code, " Or: ".join(parts), rule)
+
+    def __repr__(self) -> str:
+        d = self.tree.dice
+        return f"<PlayNode {d[0]}-{d[1]} after {self.depth} step{'s' if self.depth != 1 else ''}: {len(self._children())} next>"
+
+
+class PlayList(Sequence[Play]):
+    """The distinct legal plays of one roll, and the tree of their steps that owns the roll's legality.
+
+    A sequence of :class:`Play`, one per resulting position. ``in`` accepts a :class:`Play`, a
+    resulting :class:`Position`, or move text such as ``"24/18 13/11"``. A roll with no legal move
+    gives one empty play (the position unchanged).
+
+    Once the dice are known every question is a lookup here, without a new search:
+    :meth:`next_steps` (what may come next), :meth:`explain` (why a step may not),
+    :meth:`after` (the :class:`PlayNode` the steps so far lead to), :meth:`explain_play` (is a list of
+    steps a whole legal play), :meth:`find` (the play move text stands for).
     """
 
     def __init__(self, position: Position, dice: tuple[int, int], plays: list[Play], length: int,
-                 boards: Mapping[Board, object] | None = None) -> None:
+                 boards: Mapping[Board, object], rules: _Rules | None = None, board: Board | None = None) -> None:
         self.position = position
         self.dice = dice
         self._plays = plays
         self.length = length  # steps in every legal play
         self._boards = boards  # the mover's-eye board after each play (keys, in the same order)
-        self._finals: Mapping[Board, object] | None = None  # resulting boards (for continuations)
-        self._next: dict[tuple[tuple[int, int, int], ...], list[Step]] = {}  # memo of continuations
+        self._r = rules if rules is not None else _rules(position.variant)
+        # The tree holds its nodes weakly: a node holds its tree and its children, the caller holds a
+        # node (the engine's state its own), so no reference cycle keeps a roll's plays alive after
+        # the last node is dropped (rollouts make one tree per roll). The table finds the node a
+        # transposition reaches while its parent still holds it.
+        self._nodes: weakref.WeakValueDictionary[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] = \
+            weakref.WeakValueDictionary()
+        self._index: dict[Board, int] | None = None
+        self._root: weakref.ref[PlayNode] | None = None
+        self._board = board  # the mover's-eye board before the play, when the caller has it
 
+    @property
+    def root(self) -> PlayNode:
+        """The node before any step (built on first use, as every node is)."""
+        ref = self._root
+        got = ref() if ref is not None else None
+        if got is None:  # no later node has the root's key (every step plays a die): not in _nodes
+            b = self._board
+            got = PlayNode(self, self.position.board() if b is None else b, _orders(self._r, self.dice), 0)
+            self._root = weakref.ref(got)
+        return got
+
+    def _node(self, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> PlayNode:
+        key = (board, rests)
+        got = self._nodes.get(key)
+        if got is None:
+            got = self._nodes[key] = PlayNode(self, board, rests, depth)
+        return got
+
+    def _expand(self, node: PlayNode) -> dict[tuple[int, int, int], tuple[Step, PlayNode]]:
+        """The steps that continue a legal play from ``node``: a single step of the variant's step
+        generator with a die some order allows next, kept when the dice left can still end the play
+        on one of the search's resulting boards."""
+        k = node.depth
+        out: dict[tuple[int, int, int], tuple[Step, PlayNode]] = {}
+        if k >= self.length:
+            return out
+        r, finals, need = self._r, self._boards, self.length - k - 1
+        for dd in dict.fromkeys(rest[0] for rest in node.rests if rest):
+            tails = tuple(dict.fromkeys(rest[1:] for rest in node.rests if rest and rest[0] == dd))
+            for s, t, nb, hit in r.steps(node.board, dd):
+                if (s, t, dd) in out:
+                    continue
+                if any(_completes(r, nb, tail, need, finals) for tail in tails):
+                    out[(s, t, dd)] = (Step(s, t, dd, hit), self._node(nb, tails, k + 1))
+        return out
+
+    def _position_of(self, board: Board) -> Position:
+        pos = self.position
+        return Position.from_board(pos.variant, pos.turn, board, pos.off[1 if pos.turn == "white" else 0])
+
+    # -- the sequence of plays ---------------------------------------------------------------
     def __getitem__(self, i: Any) -> Any:
         return self._plays[i]
 
@@ -269,18 +530,95 @@ class PlayList(Sequence[Play]):
             return True
         return False
 
+    def play_at(self, node: PlayNode) -> Play:
+        """The play whose resulting board is the complete ``node``'s."""
+        index = self._index
+        if index is None:
+            index = self._index = {b: i for i, b in enumerate(self._boards)}
+        return self._plays[index[node.board]]
+
+    # -- the tree ----------------------------------------------------------------------------
+    def after(self, steps: Sequence[Any] = ()) -> PlayNode:
+        """The node the legal beginning ``steps`` (from the turn's start) leads to; raises
+        :class:`IllegalMoveError` naming the rule that refuses the first step no play continues with."""
+        node, _done, why = self._walk(steps)
+        if why is not None:
+            raise IllegalMoveError(f"steps {show(list(steps))} are not a legal beginning of a play of "
+                                   f"{self.dice[0]}-{self.dice[1]}: {why.message}", why.code, why.message)
+        return node
+
+    def next_steps(self, steps: Sequence[Any] = ()) -> list[Step]:
+        """The single steps that begin (or continue, after the legal ``steps``) some legal play;
+        empty when the play is complete or no move is possible."""
+        return self.after(steps).next_steps()
+
+    def check(self, step: Any, after: Sequence[Any] = ()) -> Step:
+        """``step`` as the legal :class:`Step` it stands for, after the legal steps ``after``; raises
+        :class:`IllegalMoveError` with the reason when it is refused."""
+        return self.after(after).take(step)[0]
+
+    def explain(self, step: Any, after: Sequence[Any] = ()) -> Explanation:
+        """Why ``step`` may (code ``legal``) or may not be played after the legal steps ``after``."""
+        return self.after(after).explain(step)
+
+    def explain_play(self, steps: Sequence[Any], *, complete: bool = True) -> Explanation:
+        """Why ``steps`` (from the turn's start) are or are not a legal play (code ``legal``).
+
+        The first step that no legal play continues with is explained as :meth:`explain` does;
+        with ``complete``, legal steps that leave dice to play are refused with the rule that asks
+        for as much of the roll as can be played, naming a step that can still be played.
+        """
+        node, done, why = self._walk(steps)
+        if why is not None:
+            return why
+        if complete and not node.complete:
+            pos, n = self.position, self.position.variant.points
+            options = node.next_steps()
+            a, _b = self.dice
+            more = self.length - len(done)
+            dice = sorted({o.die for o in options})
+            example = " or ".join(o.text(n) for o in options[:2])
+            if self.dice[0] == self.dice[1]:
+                return _why(pos, "use_all_moves", f"The play is not complete: {more} more of the {a}s can be "
+                            f"played (for example {example}), and as many of the four moves as possible must "
+                            "be played.")
+            return _why(pos, "use_both_dice", f"The play is not complete: the {dice[0]} can still be played "
+                        f"(for example {example}), and a play must use as much of the roll as it can.")
+        return Explanation("legal", "The play is legal.")
+
+    def _walk(self, steps: Any) -> tuple[PlayNode, list[Step], Explanation | None]:
+        """Follow ``steps`` down the tree: the last node reached, the steps taken, and the reason
+        the next one is refused (None when all are legal)."""
+        if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+            raise IllegalMoveError(f"steps must be a list of steps, not {show(steps)}", "bad_step",
+                                   f"Steps are a list of steps, not {show(steps)}.")
+        node = self.root
+        done: list[Step] = []
+        for raw in steps:
+            got = node._match(raw)
+            if got is None:
+                why = node.explain(raw)
+                if why.legal:  # pragma: no cover - the tree and its explanations agree
+                    why = Explanation("illegal", f"{show(raw)} cannot be played now.")
+                return node, done, why
+            done.append(got[0])
+            node = got[1]
+        return node, done, None
+
     def find(self, text: str) -> Play:
-        """The play that move text (``"24/18 13/11*"``) stands for; raises if illegal or ambiguous."""
+        """The play that move text (``"24/18 13/11*"``) stands for; raises if illegal or ambiguous.
+
+        Segments may be single steps or combined moves (``24/13`` with 6-5; the intermediate point
+        must be legal as a step). The search is bounded: text asking for more moves than the roll
+        gives is refused before any search, and each node of the tree is visited once per segments
+        left.
+        """
         return _parse_play(self, text)
 
     def __repr__(self) -> str:
         shown = ", ".join(str(p) for p in self._plays[:6])
         more = f", ... ({len(self._plays)} plays)" if len(self._plays) > 6 else ""
         return f"<PlayList {self.dice[0]}-{self.dice[1]}: [{shown}{more}]>"
-
-
-def _to_steps(raw: list[RawStep]) -> tuple[Step, ...]:
-    return tuple(Step(s, t, d, h) for s, t, d, h in raw)
 
 
 def legal_plays(position: Position, dice: Any) -> PlayList:
@@ -296,84 +634,11 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     """
     d = _dice(dice)
     r = _rules(position.variant)
-    best, maxlen = _legal(r, position.board(), d)
+    b0 = position.board()
+    best, maxlen = _legal(r, b0, d)
     v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
     plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
-    return PlayList(position, d, plays, maxlen, best)
-
-
-def _normalize_steps(position: Position, steps: Iterable[Any]) -> list[Step]:
-    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
-        raise IllegalMoveError(f"steps so far must be a list of steps, not {show(steps)}", "bad_step",
-                               f"Steps so far are a list of steps, not {show(steps)}.")
-    return [coerce_step(position, s) for s in steps]
-
-
-def _remaining(r: _Rules, dice: tuple[int, int], used: list[int]) -> tuple[tuple[int, ...], ...] | None:
-    """Orders of the dice still to play after ``used``; None if ``used`` fits no order."""
-    out = []
-    for order in _orders(r, dice):
-        if list(order[: len(used)]) == used:
-            out.append(order[len(used):])
-    if not out:
-        return None
-    return tuple(dict.fromkeys(out))
-
-
-def _walk(r: _Rules, b: Board, dice: tuple[int, int], steps: list[Step]) -> tuple[Board, list[int]]:
-    """Apply ``steps`` (already checked legal) to ``b``; return the board and the dice used."""
-    used: list[int] = []
-    for st in steps:
-        b, _ = _apply(b, st.start, st.end, r.n)
-        used.append(st.die)
-    return b, used
-
-
-def legal_steps(position: Position, dice: Any, steps_so_far: Sequence[Any] = ()) -> list[Step]:
-    """The single steps that begin (or continue, after ``steps_so_far``) some legal play.
-
-    This is what a click-by-click interface offers. An empty list means the play is complete
-    (or no move is possible). ``steps_so_far`` must itself be a legal beginning, else
-    :class:`IllegalMoveError`.
-    """
-    d = _dice(dice)
-    r = _rules(position.variant)
-    b0 = position.board()
-    finals, maxlen = _legal(r, b0, d)
-    done = _normalize_steps(position, steps_so_far)
-    b = b0
-    for i, st in enumerate(done):
-        options = _next_steps(r, b0, d, done[:i], finals, maxlen)
-        if st not in options:
-            why = explain_step(position, d, done[:i], st)
-            raise IllegalMoveError(
-                f"step {st.text(r.n)!r} (step {i + 1} of {[s.text(r.n) for s in done]!r}) is not legal "
-                f"with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
-        b, _ = _apply(b, st.start, st.end, r.n)
-    return _next_steps(r, b0, d, done, finals, maxlen)
-
-
-def _next_steps(r: _Rules, b0: Board, dice: tuple[int, int], done: list[Step],
-                finals: Mapping[Board, object], maxlen: int) -> list[Step]:
-    k = len(done)
-    if k >= maxlen:
-        return []
-    b, used = _walk(r, b0, dice, done)
-    rests = _remaining(r, dice, used)
-    if not rests:
-        return []
-    need = maxlen - k - 1
-    out: list[Step] = []
-    tried: set[tuple[int, int, int]] = set()
-    for rest in rests:
-        dd = rest[0]
-        for s, t, nb, hit in r.steps(b, dd):
-            if (s, t, dd) in tried:
-                continue
-            tried.add((s, t, dd))
-            if _completes(r, nb, rest[1:], need, finals):
-                out.append(Step(s, t, dd, hit))
-    return out
+    return PlayList(position, d, plays, maxlen, best, r, b0)
 
 
 def _completes(r: _Rules, b: Board, rest: tuple[int, ...], need: int,
@@ -400,26 +665,66 @@ def _completes_order(r: _Rules, b: Board, order: tuple[int, ...], need: int,
     return False
 
 
-def apply_steps(position: Position, dice: Any, steps: Sequence[Any], *, plays: PlayList | None = None) -> Position:
-    """The position after the legal beginning ``steps`` of a play (``turn`` unchanged).
-
-    ``plays``: the legal plays of ``dice`` from ``position`` when the caller has them (no new search).
-    """
-    if plays is None:
-        legal_steps(position, dice, steps)  # validates
-    else:
-        why = explain_steps(plays, steps, complete=False)
-        if why is not None:
-            raise IllegalMoveError(f"steps {show(list(steps))} are not a legal beginning of a play of "
-                                   f"{plays.dice[0]}-{plays.dice[1]}: {why.message}", why.code, why.message)
-    r = _rules(position.variant)
-    done = _normalize_steps(position, steps)
-    b, _ = _walk(r, position.board(), _dice(dice), done)
-    opp_off = position.off[1 if position.turn == "white" else 0]
-    return Position.from_board(position.variant, position.turn, b, opp_off)
-
-
 # ---------------------------------------------------------------------------------------------
+# The same questions asked of a position and dice (one search, then a lookup on its tree)
+
+
+def legal_steps(position: Position, dice: Any, steps_so_far: Sequence[Any] = ()) -> list[Step]:
+    """The single steps that begin (or continue, after ``steps_so_far``) some legal play.
+
+    This is what a click-by-click interface offers. An empty list means the play is complete
+    (or no move is possible). ``steps_so_far`` must itself be a legal beginning, else
+    :class:`IllegalMoveError`. (:meth:`PlayList.next_steps` of ``legal_plays(position, dice)``.)
+    """
+    return legal_plays(position, dice).next_steps(steps_so_far)
+
+
+def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Step:
+    """Return ``step`` as a :class:`Step` if legal next, else raise :class:`IllegalMoveError`
+    (:meth:`PlayList.check`)."""
+    return legal_plays(position, dice).check(step, steps_so_far)
+
+
+def apply_steps(position: Position, dice: Any, steps: Sequence[Any]) -> Position:
+    """The position after the legal beginning ``steps`` of a play (``turn`` unchanged;
+    :meth:`PlayList.after`)."""
+    return legal_plays(position, dice).after(steps).position
+
+
+def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Explanation:
+    """Explain whether ``step`` may be played next, after the legal ``steps_so_far``.
+
+    ``step`` is a :class:`Step`, a ``(start, end)`` pair in the mover's numbering (bar = N+1,
+    off = 0) or text like ``"bar/22"``. The die is inferred when not given. A single-step rule
+    (blocked point, cap, bar first, bear-off) is reported by the same check that keeps the step
+    out of :func:`legal_plays` (the variant's :meth:`~backgammon_lab.variants.Variant.step_checks`);
+    the rest are the rules of the whole play (lower die first, use as much of the roll as
+    possible, the larger die). The explanation's ``rule`` quotes the rule it rests on.
+    (:meth:`PlayList.explain`.)
+    """
+    return legal_plays(position, dice).explain(step, steps_so_far)
+
+
+def explain_play(position: Position, dice: Any, steps: Sequence[Any]) -> Explanation:
+    """Why the list of ``steps`` (a whole turn's play) is or is not legal, naming the true rule.
+
+    The first step no legal play continues with is explained as :func:`explain_step` does; a legal
+    beginning that leaves dice to play is refused with ``use_both_dice``/``use_all_moves``, naming
+    a step that can still be played. A legal play gives the code ``legal``. (:meth:`PlayList.explain_play`.)
+    """
+    return legal_plays(position, dice).explain_play(steps)
+
+
+def parse_play(position: Position, dice: Any, text: str) -> Play:
+    """The legal :class:`~backgammon_lab.position.Play` that move text stands for.
+
+    Segments may be single steps or combined moves (``24/13`` with 6-5; the intermediate point must
+    be legal as a step). Raises :class:`IllegalMoveError` (with the engine's explanation) or
+    :class:`~backgammon_lab.errors.AmbiguousMoveError`. (:meth:`PlayList.find`.)
+    """
+    return legal_plays(position, dice).find(text)
+
+
 # Explanations
 
 
@@ -493,331 +798,63 @@ def _lower_die_lost(r: _Rules, position: Position, b: Board, lo: int, hi: int) -
                 f"{hi} may not be played instead.{why}")
 
 
-def _combined(position: Position, d: tuple[int, int], done: list[Step], rests: Sequence[tuple[int, ...]],
-              st: Step) -> Explanation | None:
-    """A move of one checker by several dice (``13/5`` with 5-3): legal one step at a time, or the
-    first step on the way that a rule refuses. None when no dice left add up to the distance."""
-    n = position.variant.points
-    a, z = st.start, st.end
-    dist = a - z
-    ways: list[tuple[list[int], int, Explanation | None]] = []
-    seen: set[tuple[int, ...]] = set()
-    for rest in rests:
-        total, k = 0, 0
-        while k < len(rest) and total < dist:
-            total += rest[k]
-            k += 1
-        if k < 2 or tuple(rest[:k]) in seen or not (total == dist or (z == 0 and total > dist)):
-            continue
-        seen.add(tuple(rest[:k]))
-        path = [a]
-        for x in rest[:k]:
-            path.append(max(path[-1] - x, 0))
-        sub_done = list(done)
-        fail, at = None, 0
-        for i, x in enumerate(rest[:k]):
-            sub = explain_step(position, d, sub_done, Step(path[i], path[i + 1], x))
-            if not sub.legal:
-                fail, at = sub, i
-                break
-            sub_done.append(Step(path[i], path[i + 1], x))
-        ways.append((path, at, fail))
-    if not ways:
-        return None
-    text = st.text(n)
-    def chain(path: list[int]) -> str:
-        return "/".join("bar" if p == n + 1 else "off" if p == 0 else str(p) for p in path)
 
-    for path, _at, fail in ways:
-        if fail is None:
-            return _why(position, "combined", f"{text} moves one checker by {len(path) - 1} dice: play it one "
-                        f"step at a time, {chain(path)}.")
-    parts = []
-    for path, at, fail in ways:
-        assert fail is not None
-        why = f"{fail.message[0].lower()}{fail.message[1:]}"
-        parts.append(f"{text} would pass through point {path[1]} first, and {why}" if at == 0 else
-                     f"{text} would go {chain(path)}, and {why}")
-    first = ways[0][2]
-    assert first is not None
-    rule = position.variant.rule("combined") if first.code == "blocked" else first.rule
-    return Explanation(first.code, " Or: ".join(parts), rule)
-
-
-def explain_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any) -> Explanation:
-    """Explain whether ``step`` may be played next, after the legal ``steps_so_far``.
-
-    ``step`` is a :class:`Step`, a ``(start, end)`` pair in the mover's numbering (bar = N+1,
-    off = 0) or text like ``"bar/22"``. The die is inferred when not given. A single-step rule
-    (blocked point, cap, bar first, bear-off) is reported by the same check that keeps the step
-    out of :func:`legal_plays` (the variant's :meth:`~backgammon_lab.variants.Variant.step_checks`);
-    the rest are the rules of the whole play (lower die first, use as much of the roll as
-    possible, the larger die). The explanation's ``rule`` quotes the rule it rests on.
-    """
-    d = _dice(dice)
-    r = _rules(position.variant)
-    n = r.n
-    done = _normalize_steps(position, steps_so_far)
-    b0 = position.board()
-    finals, maxlen = _legal(r, b0, d)
-    b, used = _walk(r, b0, d, done)
-    rests = _remaining(r, d, used) or ()
-    left = sorted({rest[0] for rest in rests if rest})
-    later = {x for rest in rests for x in rest[1:]}
-    try:
-        st = coerce_step(position, step, dice_left=left or list(d))
-    except IllegalMoveError as e:
-        return _why(position, e.reason, e.explanation)
-    name = "the bar" if st.start == n + 1 else f"point {st.start}"
-    where = "off" if st.end == 0 else f"point {st.end}"
-    if not (1 <= st.start <= n + 1) or not (0 <= st.end <= n):
-        return _why(position, "bad_point", f"There is no point {st.start if not 1 <= st.start <= n + 1 else st.end} "
-                    f"on a {n}-point board.")
-    if st.end >= st.start:
-        return _why(position, "backwards", f"Checkers move from higher to lower numbers: {name} to {where} "
-                    "goes the wrong way.")
-    got = r.refusal(b, st.start, st.die)
-    if got is not None and got[0].at == "source":
-        return _refused(position, *got)
-    dist = st.start - st.end
-    if st.die not in d:
-        comb = _combined(position, d, done, rests, st)
-        if comb is not None:
-            return comb
-        return _why(position, "no_such_die", f"No die shows {st.die}; the roll is {d[0]}-{d[1]}.")
-    if st.end > 0 and st.die != dist or st.end == 0 and st.die < dist:
-        return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, not a {st.die}.")
-    if not left:
-        if maxlen == 0:
-            return _why(position, "play_complete", "No move is possible with this roll.")
-        return _why(position, "play_complete", "The play is complete: every die that can be played "
-                    "has been played.")
-    if st.die not in left:
-        if 0 < maxlen <= len(done):  # a die already used, and the dice left cannot be played
-            return _why(position, "play_complete", "The play is complete: every die that can be played "
-                        "has been played.")
-        if r.low_first and st.die in later:
-            lo = left[0]
-            if maxlen == 0 and not done:
-                return _lower_die_lost(r, position, b, lo, st.die)
-            return _why(position, "lower_die_first", f"The lower die, {lo}, must be played first.")
-        if st.end != 0 or st.die == dist:
-            return _why(position, "no_such_die", f"Moving {name} to {where} needs a {dist}, and no die "
-                        f"left shows {dist} (dice left: {', '.join(map(str, left))}).")
-        return _why(position, "no_such_die", f"No die left shows {st.die} (dice left: "
-                    f"{', '.join(map(str, left))}).")
-    if got is not None:
-        return _refused(position, *got)
-    options = _next_steps(r, b0, d, done, finals, maxlen)
-    if any((o.start, o.end, o.die) == (st.start, st.end, st.die) for o in options):
-        return Explanation("legal", f"{st.text(n)} is legal.")
-    if len(done) >= maxlen:  # the single-step rules allow it, so only the play's length refuses it
-        return _why(position, "play_complete", "No move is possible with this roll." if maxlen == 0 else
-                    "The play is complete: every die that can be played has been played.")
-    lo, hi = min(d), max(d)
-    if lo != hi and maxlen == 1 and not r.low_first and st.die == lo:
-        return _why(position, "larger_die", f"Only one die can be played, so it must be the larger one, {hi}.")
-    if lo == hi:
-        return _why(position, "use_all_moves", f"After this step fewer moves could be played: you must play "
-                    f"as many of the four {lo}s as you can ({maxlen} here).")
-    if r.low_first:
-        return _why(position, "use_both_dice", f"After this {lo} the {hi} could not be played, but another "
-                    f"{lo} lets both dice be played: you must use as much of the roll as you can.")
-    return _why(position, "use_both_dice", "After this step the other die could not be played, but both "
-                "dice can be used: a play must use both dice when it can.")
-
-
-def check_step(position: Position, dice: Any, steps_so_far: Sequence[Any], step: Any, *,
-               plays: PlayList | None = None) -> Step:
-    """Return ``step`` as a :class:`Step` if legal next, else raise :class:`IllegalMoveError`.
-
-    ``plays``: the legal plays of ``dice`` from ``position`` when the caller has them (no new search).
-    """
-    d = _dice(dice)
-    options = legal_steps(position, d, steps_so_far) if plays is None else continuations(plays, steps_so_far)
-    st = None
-    try:
-        st = coerce_step(position, step, dice_left=sorted({o.die for o in options}) or list(d))
-    except IllegalMoveError:
-        pass
-    if st is not None:
-        for o in options:
-            if (o.start, o.end, o.die) == (st.start, st.end, st.die):
-                return o
-    why = explain_step(position, d, steps_so_far, step)
-    raise IllegalMoveError(f"{show(step)} cannot be played with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
-
-
-# ---------------------------------------------------------------------------------------------
-# The steps of a turn, read from its legal plays (no new search: the turn engine asks these once
-# per click)
-
-
-def _finals(plays: PlayList) -> Mapping[Board, object]:
-    got = plays._finals
-    if got is None:
-        if plays._boards is not None:
-            got = plays._boards
-        else:
-            got = {}
-            for p in plays:
-                src = p._src
-                got[src[2] if src is not None else p.position.board()] = True
-        plays._finals = got
-    return got
-
-
-def continuations(plays: PlayList, steps_so_far: Sequence[Any] = ()) -> list[Step]:
-    """The single steps that continue a legal play of ``plays`` after the legal ``steps_so_far``.
-
-    The same answer as :func:`legal_steps`, read from the plays already found (memoised on
-    ``plays``): the turn engine calls it on every click without searching the plays again.
-    ``steps_so_far`` must be a legal beginning (as the engine guarantees).
-    """
-    pos = plays.position
-    done = _normalize_steps(pos, steps_so_far)
-    key = tuple((s.start, s.end, s.die) for s in done)
-    memo = plays._next
-    got = memo.get(key)
-    if got is None:
-        r = _rules(pos.variant)
-        got = memo[key] = _next_steps(r, pos.board(), plays.dice, done, _finals(plays), plays.length)
-    return list(got)
-
-
-def explain_steps(plays: PlayList, steps: Sequence[Any], *, complete: bool = True) -> Explanation | None:
-    """Why ``steps`` (from the start of the turn) are not a legal play of ``plays``, or None.
-
-    The first step that no legal play continues with is explained by :func:`explain_step` (the true
-    rule: a blocked point, the cap, lower die first, the turn lost ...); with ``complete``, legal
-    steps that leave dice to play are refused with the rule that asks for as much of the roll as can
-    be played, naming a step that can still be played.
-    """
-    pos = plays.position
-    n = pos.variant.points
-    done: list[Step] = []
-    for raw in _normalize_input(pos, steps):
-        options = continuations(plays, done)
-        try:
-            st = coerce_step(pos, raw, dice_left=sorted({o.die for o in options}) or list(plays.dice))
-        except IllegalMoveError as e:
-            return _why(pos, e.reason, e.explanation)
-        match = next((o for o in options if (o.start, o.end, o.die) == (st.start, st.end, st.die)), None)
-        if match is None:
-            why = explain_step(pos, plays.dice, done, raw)
-            if why.legal:  # pragma: no cover - explain_step and continuations agree
-                why = Explanation("illegal", f"{st.text(n)} cannot be played now.")
-            return why
-        done.append(match)
-    if complete:
-        options = continuations(plays, done)
-        if options:
-            a, b = plays.dice
-            more = plays.length - len(done)
-            dice = sorted({o.die for o in options})
-            example = " or ".join(o.text(n) for o in options[:2])
-            if a == b:
-                return _why(pos, "use_all_moves", f"The play is not complete: {more} more of the {a}s can be "
-                            f"played (for example {example}), and as many of the four moves as possible must "
-                            "be played.")
-            return _why(pos, "use_both_dice", f"The play is not complete: the {dice[0]} can still be played "
-                        f"(for example {example}), and a play must use as much of the roll as it can.")
-    return None
-
-
-def _normalize_input(position: Position, steps: Any) -> list[Any]:
-    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
-        raise IllegalMoveError(f"steps must be a list of steps, not {show(steps)}", "bad_step",
-                               f"Steps are a list of steps, not {show(steps)}.")
-    return list(steps)
-
-
-def explain_play(position: Position, dice: Any, steps: Sequence[Any]) -> Explanation:
-    """Why the list of ``steps`` (a whole turn's play) is or is not legal, naming the true rule.
-
-    The first step no legal play continues with is explained as :func:`explain_step` does; a legal
-    beginning that leaves dice to play is refused with ``use_both_dice``/``use_all_moves``, naming
-    a step that can still be played. A legal play gives the code ``legal``.
-    """
-    plays = legal_plays(position, dice)
-    why = explain_steps(plays, steps)
-    if why is None:
-        return Explanation("legal", "The play is legal.")
-    return why
+def _complete(position: Position, maxlen: int) -> Explanation:
+    """Every die that can be played has been (or no move is possible at all)."""
+    return _why(position, "play_complete", "No move is possible with this roll." if maxlen == 0 else
+                "The play is complete: every die that can be played has been played.")
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading a play from move text
 
 
-def parse_play(position: Position, dice: Any, text: str) -> Play:
-    """The legal :class:`~backgammon_lab.position.Play` that move text stands for.
-
-    Segments may be single steps or combined moves (``24/13`` with 6-5; the intermediate point must
-    be legal as a step). Raises :class:`IllegalMoveError` (with the engine's explanation) or
-    :class:`~backgammon_lab.errors.AmbiguousMoveError`. The search is bounded: text asking for more
-    moves than the roll gives is refused before any search, and each state of the search (board,
-    dice used, segments left) is visited once.
-    """
-    return _parse_play(legal_plays(position, dice), text)
-
-
 def _parse_play(plays: PlayList, text: str) -> Play:
     position, d = plays.position, plays.dice
     n = position.variant.points
-    r = _rules(position.variant)
     segs = parse_steps(text, n)
     most = 4 if d[0] == d[1] else 2
     shown = repr(text) if len(text) <= 200 else repr(text[:120] + " ... ")
     if len(segs) > most:
         msg = (f"the move has {len(segs)} steps, but a roll of {d[0]}-{d[1]} gives at most {most} moves")
         raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {msg}", "too_many_steps", msg)
-    b0 = position.board()
-    finals = _finals(plays)
-    maxlen = plays.length
-    results: dict[Board, list[Step]] = {}
+    results: dict[Board, PlayNode] = {}
     short: list[list[Step]] = []
-    fail: list[tuple[list[Step], tuple[int, int], list[Step], tuple[int, int]]] = []
-    seen: set[tuple[Board, tuple[int, ...], tuple[tuple[int, int, int, int], ...]]] = set()
+    fail: list[tuple[PlayNode, tuple[int, int], PlayNode, tuple[int, int]]] = []
+    seen: set[tuple[int, tuple[tuple[int, int, int, int], ...]]] = set()
 
     # A segment left to play: (where the checker is now, its target, where the segment began, how
-    # many steps had been played when it began).
-    def rec(b: Board, done: list[Step], left: list[tuple[int, int, int, int]]) -> None:
-        key = (b, tuple(s.die for s in done), tuple(sorted(left)))
+    # many steps had been played when it began). ``path``: the nodes passed, the root first.
+    def rec(path: list[PlayNode], done: list[Step], left: list[tuple[int, int, int, int]]) -> None:
+        node = path[-1]
+        key = (id(node), tuple(sorted(left)))
         if key in seen:
             return
         seen.add(key)
         if not left:
-            if len(done) == maxlen:
-                results.setdefault(b, list(done))
+            if node.complete:
+                results.setdefault(node.board, node)
             elif not short:
                 short.append(list(done))
             return
-        options = _next_steps(r, b0, d, done, finals, maxlen)
+        options = node._children()
         progressed = False
         for i, (a, z, a0, k0) in enumerate(left):
-            for o in options:
+            for o, child in options.values():
                 if o.start != a or o.end < z or (o.end == 0 and z != 0):
                     continue
                 rest = left[:i] + left[i + 1:]
                 if o.end != z:
                     rest = rest + [(o.end, z, a0, k0 if k0 >= 0 else len(done))]
                 progressed = True
-                nb, _ = _apply(b, o.start, o.end, n)
-                rec(nb, done + [o], rest)
+                rec(path + [child], done + [o], rest)
         if not progressed and not fail:
             a, z, a0, k0 = left[0]
-            fail.append((done[:k0] if k0 >= 0 else list(done), (a0, z), list(done), (a, z)))
+            fail.append((path[k0] if k0 >= 0 else node, (a0, z), node, (a, z)))
 
-    rec(b0, [], [(a, z, a, -1) for a, z in segs])
+    rec([plays.root], [], [(a, z, a, -1) for a, z in segs])
     if len(results) == 1:
-        target = next(iter(results))
-        boards = plays._boards
-        if boards is not None:
-            return plays[list(boards).index(target)]  # type: ignore[no-any-return]
-        for p in plays:
-            if p.position.board() == target:
-                return p
+        return plays.play_at(next(iter(results.values())))
     if len(results) > 1:
         raise AmbiguousMoveError(f"move {shown} with {d[0]}-{d[1]} matches {len(results)} different plays; "
                                  "write each step", "ambiguous", "The move text matches several plays.")
@@ -825,16 +862,15 @@ def _parse_play(plays: PlayList, text: str) -> Play:
         before, (a0, z), now, (a, z) = fail[0]
         # The segment as written, judged where it began (the true reason for '6/off' when the 1
         # must come first); if that step alone is fine, the place where it got stuck.
-        why = explain_step(position, d, before, (a0, z))
+        why = before.explain((a0, z))
         if why.legal or why.code == "combined":
-            why = explain_step(position, d, now, (a, z))
+            why = now.explain((a, z))
             if why.legal or why.code == "combined":
                 msg = f"{Step(a0, z, 0).text(n)} cannot be played as one move with {d[0]}-{d[1]}"
                 raise IllegalMoveError(f"illegal move {shown}: {msg}", "illegal", msg)
         raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {why.message}", why.code, why.message)
-    done = short[0] if short else []
-    why2 = explain_steps(plays, done)
-    if why2 is None:  # pragma: no cover - a complete legal play is found above
+    why2 = plays.explain_play(short[0] if short else [])
+    if why2.legal:  # pragma: no cover - a complete legal play is found above
         why2 = Explanation("use_both_dice", "the play is not complete")
     raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {why2.message}", why2.code, why2.message)
 

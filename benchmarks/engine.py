@@ -14,7 +14,8 @@ rounds, timed in CPU seconds of the process), so the figures compare the code an
 * ``Game.play_random`` games/s (the history-keeping game);
 * ``legal_boards`` and ``legal_plays`` positions/s over the same 2,000 positions (made by this
   tree's random games and given to both as position strings);
-* Python-side click handling of the game widget (select a checker, then play a step), per click.
+* Python-side click handling of the game widget (select a checker, then play a step), per click,
+  and a refused click (a step no die allows: explained from the turn's plays).
 """
 
 from __future__ import annotations
@@ -81,6 +82,18 @@ for seed in range(40):
         b.click(kind, value)
         times.append(time.process_time() - t0)
 out["widget click handling ms (median)"] = statistics.median(times) * 1000
+
+# a refused click: the checker on 13 selected, then point 12 (no die shows 1): explained, not played
+times = []
+for seed in range(40):
+    gw = GameWidget("standard", seed=seed)
+    gw.dice_text.value = "5-3"; gw.roll_button.click()
+    b = gw.board
+    b.click("point", 13)
+    t0 = time.process_time()
+    b.click("point", 12)
+    times.append(time.process_time() - t0)
+out["widget refused click ms (median)"] = statistics.median(times) * 1000
 print(json.dumps(out))
 '''
 

@@ -25,12 +25,14 @@ from backgammon_lab.engine import (
     Event,
     GameOver,
     MakePlay,
+    MakeStep,
     NamingDue,
     OpeningRoll,
     OpeningRolled,
     Phase,
     Played,
     RerollDue,
+    RollDice,
     Rolled,
     StepPlayed,
     TurnLost,
@@ -39,6 +41,7 @@ from backgammon_lab.engine import (
     _slot_constructor,
     _state,
     advance,
+    position_state,
     start_state,
 )
 from backgammon_lab.position import Position, Roll, Step
@@ -110,7 +113,7 @@ def test_state_takes_turnstate_parameters_and_builds_the_same_value() -> None:
         assert p.default == q.default and p.kind == q.kind
     pos = Position.start("standard")
     assert _state(pos, Phase.ROLL) == TurnState(pos, Phase.ROLL)
-    full: dict[str, Any] = dict(roll=Roll(6, 6), named=True, steps=(Step(24, 18, 6, False),), start=pos, opening=(6, 6),
+    full: dict[str, Any] = dict(roll=Roll(6, 6), named=True, steps=(Step(24, 18, 6, False),), opening=(6, 6),
                 reroll=True, winner="black", points=2, lost=(6, 6), named_from=Roll(2, 1))
     a, b = _state(pos, Phase.PLAY, **full), TurnState(pos, Phase.PLAY, **full)
     assert a == b and repr(a) == repr(b)
@@ -152,3 +155,26 @@ def test_rolls_are_written_higher_die_first_by_every_event() -> None:
     for ev in (ChoiceOffered("white", low_first), DiceKept("white", low_first), Rolled("white", low_first),
                TurnLost("white", low_first, "no_move", 1)):
         assert "6-1" in ev.text and "1-6" not in ev.text
+
+
+def test_a_rolls_plays_are_freed_without_the_cycle_collector() -> None:
+    """Issue 17: the play tree holds its nodes weakly, so a roll's plays go when the last state
+    holding one of its nodes goes, by reference counting alone (rollouts make one tree per roll)."""
+    import gc
+    import weakref
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        s, _ = advance(position_state(Position.start("standard")), RollDice(Roll(3, 1)))
+        assert s.node is not None and s.plays is not None
+        first = s.node.next_steps()[0]
+        s2, _ = advance(s, MakeStep(first))
+        assert s2.node is not None and s2.node.next_steps() and not s2.node.explain((24, 16)).legal
+        tree = weakref.ref(s.plays)
+        root = weakref.ref(s.node)
+        del s, s2
+        assert tree() is None and root() is None
+    finally:
+        if was:
+            gc.enable()

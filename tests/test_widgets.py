@@ -664,6 +664,43 @@ def test_one_search_and_one_render_per_click(monkeypatch: pytest.MonkeyPatch) ->
     assert gw.game.phase == "roll" and gw.game.current_player == "black"
 
 
+def test_a_step_click_is_one_tree_lookup_and_a_refused_click_no_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17: the roll's play tree owns its legality. A click that plays a step makes one lookup
+    in the tree (``PlayNode.take``) and no search; a refused click explains itself from the same
+    tree (``PlayNode.explain``), again with no search and no new node expanded more than once."""
+    import collections
+
+    import backgammon_lab.rules as rules
+
+    calls: collections.Counter[str] = collections.Counter()
+
+    def counted(name: str, real: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return wrapper
+
+    gw = GameWidget("standard", seed=3)
+    gw.dice_text.value = "5-3"
+    gw.roll_button.click()  # White 5, Black 3: White plays 5-3
+    b = gw.board
+    click(b, "point", 13)  # select the checker on 13
+    for name, owner in (("search", rules._Rules), ("_expand", rules.PlayList), ("take", rules.PlayNode),
+                        ("explain", rules.PlayNode)):
+        monkeypatch.setattr(owner, name, counted(name, getattr(owner, name)))
+    index = gw.game.index
+    click(b, "point", 8)  # 13/8 with the 5
+    assert gw.game.index == index + 1 and "13/8" in b.message
+    assert calls["take"] == 1 and calls["search"] == 0 and calls["explain"] == 0, calls
+    assert calls["_expand"] <= 1, calls  # the new node's steps, found once (the board asks for them)
+    calls.clear()
+    click(b, "point", 13)  # select again
+    click(b, "point", 12)  # 13/12: no die shows 1
+    assert gw.game.index == index + 1 and "1" in b.message, b.message
+    assert calls["search"] == 0 and calls["take"] == 0 and calls["_expand"] == 0, calls
+    assert calls["explain"] >= 1, calls
+
+
 # -- issue 13: a board for a learner ----------------------------------------------------------------
 def numbers_at(widget: BoardWidget, white_point: int) -> dict[str, tuple[str, bool]]:
     """The two labels written at White's point ``white_point``: {player: (text, bold for the mover)}."""

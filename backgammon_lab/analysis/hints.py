@@ -46,7 +46,9 @@ from ..engine import (
     Phase,
     TurnState,
     advance,
+    choice_state,
     dice_state,
+    naming_state,
 )
 from ..errors import AnalysisError, TableMissingError
 from ..game import Game
@@ -575,8 +577,8 @@ def _decision_state(start: Position | Game | TurnState, phase: Phase, dice: Any)
         roll = Roll.parse(dice)
         if roll.is_double:
             raise AnalysisError(f"an opening roll is never doubles, not {roll}")
-        return TurnState(start, Phase.CHOICE, roll=roll, opening=(roll.first, roll.second))
-    return TurnState(start, Phase.NAME, roll=Roll(2, 1))
+        return choice_state(start, roll)
+    return naming_state(start)
 
 
 def _option_values(state: TurnState, actions: Sequence[Action], opts: Options

@@ -49,10 +49,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import OpeningRoll, Phase, RollDice, TurnState, advance, as_action, position_state, start_state
+from ..engine import Phase, TurnState, play, position_state, start_state
 from ..errors import AnalysisError, GameError
 from ..game import Game
-from ..position import Player, Position, Roll, other
+from ..position import Player, Position, other
 from ..variants import find_variant
 from .bots import Bot, HeuristicBot
 from .options import Options, as_options
@@ -88,25 +88,21 @@ def play_out(state: TurnState, bots: dict[Player, Bot], rng: random.Random,
     randint = rng.randint
     forced = list(first)
     begun = 0
-    for _ in range(max_actions):
-        ph = state.phase
-        if ph is Phase.OVER:
-            return state
-        if ph is Phase.ROLL:
-            if not state.reroll:
-                if turns is not None and begun >= turns:
-                    return state
-                begun += 1
-            a, b = forced.pop(0) if forced else (randint(1, 6), randint(1, 6))
-            state = advance(state, RollDice(Roll(a, b)))[0]
-        elif ph is Phase.OPENING:
-            a, b = forced.pop(0) if forced else (randint(1, 6), randint(1, 6))
-            if a != b:
-                begun += 1
-            state = advance(state, OpeningRoll(a, b))[0]
-        else:
-            state = advance(state, bots[state.position.turn].choose(state))[0]
-    raise GameError(f"a rollout game did not end within {max_actions} actions")
+
+    def dice(st: TurnState) -> tuple[int, int]:
+        nonlocal begun
+        a, b = forced.pop(0) if forced else (randint(1, 6), randint(1, 6))
+        if st.phase is Phase.ROLL and not st.reroll or st.phase is Phase.OPENING and a != b:
+            begun += 1
+        return a, b
+
+    def until(st: TurnState) -> bool:
+        return st.phase is Phase.ROLL and not st.reroll and begun >= turns  # type: ignore[operator]
+
+    for new, _action, _events in play(state, lambda st: bots[st.position.turn].choose(st), dice,
+                                      until=None if turns is None else until, max_actions=max_actions):
+        state = new
+    return state
 
 
 def sample_positions(variant: Any, n: int, bot: Bot | None = None, *, seed: int = 0, explore: float = 0.0
@@ -128,19 +124,21 @@ def sample_positions(variant: Any, n: int, bot: Bot | None = None, *, seed: int 
         raise RolloutError(f"explore is a rate from 0 to 1, not {explore!r}")
     rng = random.Random(seed)
     out: list[Position] = []
+
+    def dice(st: TurnState) -> tuple[int, int]:
+        if st.phase is Phase.ROLL:
+            out.append(st.position)
+        return rng.randint(1, 6), rng.randint(1, 6)
+
+    def decide(st: TurnState) -> Any:
+        if bot is None or (explore and rng.random() < explore):
+            acts = st.legal_actions()
+            return acts[rng.randrange(len(acts))]
+        return bot.choose(st)
+
     while len(out) < n:
-        s = start_state(v)
-        while not s.is_over and len(out) < n:
-            if s.phase is Phase.OPENING:
-                s = advance(s, OpeningRoll(rng.randint(1, 6), rng.randint(1, 6)))[0]
-            elif s.phase is Phase.ROLL:
-                out.append(s.position)
-                s = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
-            elif bot is None or (explore and rng.random() < explore):
-                acts = s.legal_actions()
-                s = advance(s, as_action(s, acts[rng.randrange(len(acts))]))[0]
-            else:
-                s = advance(s, bot.choose(s))[0]
+        for _ in play(start_state(v), decide, dice, until=lambda _st: len(out) >= n):
+            pass
     return out
 
 
@@ -154,9 +152,7 @@ def turn_state(start: Position | Game | TurnState) -> TurnState:
     if isinstance(start, TurnState):
         if start.phase is Phase.OVER:
             raise GameError(f"the game is already over in {start.position!r}")
-        if start.steps:
-            return TurnState(start.turn_start, Phase.PLAY, roll=start.roll, named=start.named, plays=start.plays)
-        return start
+        return start.at_turn_start()
     raise RolloutError(f"a rollout starts from a Position, a Game or a TurnState, not {start!r:.200}")
 
 

@@ -57,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import KEEP, REROLL, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, TurnState, advance, start_state
+from ..engine import KEEP, REROLL, MakePlay, NameDoubles, Phase, TurnState, play, start_state
 from ..errors import AnalysisError
 from ..position import WHITE, Roll
 from ..variants import Variant, find_variant
@@ -298,35 +298,32 @@ class Trainer:
         final state."""
         net = self.net
         self._reset()
-        s = start_state(self.variant)
         plies = 0
-        while True:
-            ph = s.phase
-            if ph is Phase.ROLL:
-                if learn:
-                    self._learn_state(s)
-                s, _ = advance(s, RollDice(self._roll()))
-            elif ph is Phase.PLAY:
-                plays = s.plays
-                assert plays is not None and s.roll is not None
-                if len(plays) == 1:
-                    choice = plays[0]
-                else:
-                    choice = plays[self._choose(s)]
-                s, _ = advance(s, MakePlay(choice))
+
+        def dice(st: TurnState) -> tuple[int, int]:
+            if learn and st.phase is Phase.ROLL:
+                self._learn_state(st)
+            r = self._roll()
+            return r.first, r.second
+
+        def decide(st: TurnState) -> Any:
+            nonlocal plies
+            ph = st.phase
+            if ph is Phase.PLAY:
+                plays = st.plays
+                assert plays is not None and st.roll is not None
                 plies += 1
-            elif ph is Phase.OPENING:
-                r = self._roll()
-                s, _ = advance(s, OpeningRoll(r.first, r.second))
-            elif ph is Phase.CHOICE:
-                assert s.roll is not None
-                keep, fresh = keep_or_reroll_values(net, s.position, s.roll.dice, lookahead=False)
-                s, _ = advance(s, KEEP if net.score(keep) >= net.score(fresh) else REROLL)
-            elif ph is Phase.NAME:
-                vals = name_values(net, s.position, lookahead=False)
-                s, _ = advance(s, NameDoubles(int(np.argmax(net.score(vals))) + 1))
-            else:
-                break
+                return MakePlay(plays[0] if len(plays) == 1 else plays[self._choose(st)])
+            if ph is Phase.CHOICE:
+                assert st.roll is not None
+                keep, fresh = keep_or_reroll_values(net, st.position, st.roll.dice, lookahead=False)
+                return KEEP if net.score(keep) >= net.score(fresh) else REROLL
+            vals = name_values(net, st.position, lookahead=False)
+            return NameDoubles(int(np.argmax(net.score(vals))) + 1)
+
+        s = start_state(self.variant)
+        for new, _action, _events in play(s, decide, dice):
+            s = new
         if learn:
             self._learn_result(s)
         self._plies = plies

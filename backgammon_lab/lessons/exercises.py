@@ -53,7 +53,7 @@ from ..engine import DiceLost, GameOver, Phase, RollDice, TurnLost, TurnState, a
 from ..errors import BackgammonError
 from ..game import Game
 from ..position import WHITE, Play, Position, Roll, Step
-from ..rules import REASONS, Explanation, apply_steps, explain_step, legal_plays, legal_steps
+from ..rules import REASONS, Explanation, legal_plays
 from ..variants import Variant, find_variant
 from .rows import INTERPRETATIONS, quote_rule
 
@@ -373,14 +373,17 @@ def _solve_spot(ex: Exercise, state: TurnState) -> Answer:
     roll = state.roll
     assert roll is not None
     steps = proposal_steps(ex, pos)
+    assert state.node is not None
+    node = state.node
     done: list[Step] = []
     for i, (text, a, b) in enumerate(steps):
-        options = [s for s in legal_steps(pos, roll, done) if (s.start, s.end) == (a, b)]
+        options = [s for s in node.next_steps() if (s.start, s.end) == (a, b)]
         if options:
-            done.append(sorted(options, key=lambda s: s.die)[0])
+            step, node = node.take(sorted(options, key=lambda s: s.die)[0])
+            done.append(step)
             continue
-        why = explain_step(pos, roll, done, (a, b))
-        if why.legal:  # pragma: no cover - legal_steps and explain_step agree
+        why = node.explain((a, b))
+        if why.legal:  # pragma: no cover - the tree and its explanations agree
             raise LessonError(f"exercise {ex.id!r}: engine disagreement on {text}")
         right = reason_phrase(why.code)
         pool = [reason_phrase(c) for c in _reason_codes(pos) if c != why.code]
@@ -425,9 +428,10 @@ def _solve_lost(ex: Exercise) -> Answer:
     # the engine's reason for one refused step of the lower (or first) die, when it has one
     pos = before.position
     n = pos.variant.points
+    plays = legal_plays(pos, roll)
     for start in range(n + 1, 0, -1):
         if pos.count(pos.turn, start):
-            why = explain_step(pos, roll, [], Step(start, max(start - roll.low, 0), roll.low))
+            why = plays.explain(Step(start, max(start - roll.low, 0), roll.low))
             if not why.legal and why.code not in ("turn_lost", "lower_die_first"):
                 explanation = f"{ev.text} {Step(start, max(start - roll.low, 0), roll.low).text(n)}: {why.message}"
                 break
@@ -490,21 +494,24 @@ def _bear_off_refusal(pos: Position, roll: Roll, plays: Any) -> str:
     """The engine's reason why no checker bears off: a bear-off step tried at the start of the
     turn and after the first step of each legal play, the first refusal that is about bearing off."""
     n = pos.variant.points
+    # the variant's single-step rules about bearing off: the checks of a step off the board, and
+    # those that refuse any move (a checker on the bar enters first)
+    about_off = {c.code for c in pos.variant.step_checks() if c.at in ("off", "move")}
     prefixes: list[list[Step]] = [list(p.steps[:k]) for p in plays for k in range(len(p.steps), 0, -1)] + [[]]
     fallback = ""
     for done in prefixes:
-        here = apply_steps(pos, roll, done) if done else pos
-        left = sorted(set(roll.dice)) if not done else sorted(
-            {s.die for s in legal_steps(pos, roll, done)} or set(roll.dice))
+        node = plays.after(done)
+        here = node.position
+        left = sorted(set(roll.dice)) if not done else sorted({s.die for s in node.next_steps()} or set(roll.dice))
         for d in sorted(left, reverse=True):
             for start in range(min(d, n), 0, -1):
                 if not here.count(pos.turn, start):
                     continue
-                why = explain_step(pos, roll, done, Step(start, 0, d))
+                why = node.explain(Step(start, 0, d))
                 if why.legal:
                     continue
                 after = f"After {' '.join(s.text(n) for s in done)}: " if done else ""
-                if why.code in ("bear_off_exact", "bear_off_higher", "not_home", "bar_not_empty", "bar_first"):
+                if why.code in about_off:
                     return f"No. {after}{rule_note(why)}"
                 fallback = fallback or f"No. {after}{rule_note(why)}"
     return fallback
@@ -516,7 +523,8 @@ def _solve_land(ex: Exercise, state: TurnState) -> Answer:
     pos = state.position
     if ex.die not in roll.dice:
         raise LessonError(f"exercise {ex.id!r}: die {ex.die} is not in the roll {roll}")
-    ends = sorted({s.end for s in legal_steps(pos, roll) if s.start == ex.start and s.die == ex.die})
+    assert state.plays is not None
+    ends = sorted({s.end for s in state.plays.next_steps() if s.start == ex.start and s.die == ex.die})
     if len(ends) != 1 or ends[0] == 0:
         raise LessonError(f"exercise {ex.id!r}: the checker on {ex.start} with a {ex.die} has "
                           f"{len(ends)} landing point(s) on the board, not one")

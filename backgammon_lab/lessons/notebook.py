@@ -27,10 +27,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..engine import Phase
 from ..errors import BackgammonError, GameError
 from ..game import Game
 from ..position import Position, Step
-from ..rules import apply_steps, explain_step, legal_plays
+from ..rules import legal_plays
 from .exercises import LessonError, rule_note
 
 __all__ = ["Picture", "show", "plays_board", "why_not", "compare", "same", "labelled_board", "narrate",
@@ -97,11 +98,12 @@ def why_not(pos: Position, dice: tuple[int, int], step: str | Step, done: Sequen
     else:
         text = step
         ((start, end),) = parse_steps(step, n)
-    why = explain_step(pos, dice, list(done), step)
+    node = legal_plays(pos, dice).after(list(done))
+    why = node.explain(step)
     after = f" after {' '.join(done)}" if done else ""
     print(f"{text}{after}: {'allowed' if why.legal else 'not allowed'}")
     print(f"    {rule_note(why)}")
-    now = apply_steps(pos, dice, list(done)) if done else pos
+    now = node.position
     return show(board(now, dice=dice, selected=start, highlight=[end], size=440,
                       caption=f"{'Allowed' if why.legal else 'Not allowed'}: {text}{after}. {why.message}"))
 
@@ -310,7 +312,7 @@ def attempt(game: Game, action: Any) -> None:
         else:
             game.apply(action)
     except GameError:
-        state = "is over" if game.phase == "over" else "waits for this"
+        state = "is over" if game.phase is Phase.OVER else "waits for this"
         print(f"{label}: not now. The game {state}: {game.state.hint()}.")
         return
     except BackgammonError as e:

@@ -41,7 +41,6 @@ from ..engine import Phase, TurnState
 from ..errors import BackgammonError, whole_number
 from ..game import Game
 from ..position import OFF, Player, Position, Step, other
-from ..rules import explain_step
 from ..variants import Variant
 
 __all__ = ["BoardWidget", "normalize_click", "board_kwargs", "board_kwargs_for_game", "KEYS", "place_name"]
@@ -514,10 +513,8 @@ class BoardWidget(anywidget.AnyWidget):
         st = game.state
         pos = game.position
         v = pos.variant
-        start = st.turn_start
-        done = list(st.steps)
         if sel is not None:
-            return explain_step(start, st.roll, done, (sel, target)).message
+            return st.explain((sel, target)).message
         if target == OFF:
             return "Select a checker first, then click the tray to bear it off."
         if pos.count(pos.turn, target) == 0:
@@ -528,7 +525,7 @@ class BoardWidget(anywidget.AnyWidget):
             return f"You have no checker {name}."
         for die in dict.fromkeys(game.dice_left):
             try:
-                why = explain_step(start, st.roll, done, Step(target, max(target - die, OFF), die))
+                why = st.explain(Step(target, max(target - die, OFF), die))
             except BackgammonError:
                 continue
             if not why.legal:

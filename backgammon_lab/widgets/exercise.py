@@ -45,7 +45,7 @@ from ..lessons.exercises import (
 from ..lessons.progress import MAX_STARS, Progress, stars_for
 from ..lessons.rows import quote_rule
 from ..position import WHITE, Roll, Step
-from ..rules import explain_step, legal_plays
+from ..rules import legal_plays
 from .board import BoardWidget
 
 __all__ = ["ExerciseWidget", "CourseWidget", "star_text", "lesson"]
@@ -261,7 +261,7 @@ class ExerciseWidget(w.VBox):
             self.board.clear_selection()
             return self._refused_checker(target)
         try:
-            why = explain_step(st.turn_start, st.dice, list(st.steps), (sel, target))
+            why = st.explain((sel, target))
             text = rule_note(why)
         except BackgammonError as e:  # pragma: no cover - the board only reports points that exist
             text = str(e)
@@ -281,7 +281,7 @@ class ExerciseWidget(w.VBox):
         rules: list[str] = []  # each rule quoted once, after the reasons
         dice = list(dict.fromkeys(st.dice_left))
         for die in dice:
-            why = explain_step(st.turn_start, st.dice, list(st.steps), Step(start, max(start - die, 0), die))
+            why = st.explain(Step(start, max(start - die, 0), die))
             if not why.legal and why.message not in messages:
                 messages.append(why.message)
                 parts.append((f"With the {die}: " if len(dice) > 1 else "") + why.message)
@@ -418,7 +418,8 @@ class ExerciseWidget(w.VBox):
             name = point_name(pos, there)
             if there == ex.start:
                 return f"Not {name}: the checker stands there. Count {ex.die} from it towards its exit."
-            why = explain_step(pos, st.roll, [], Step(ex.start, there, ex.die))
+            assert st.plays is not None
+            why = st.plays.explain(Step(ex.start, there, ex.die))
             if why.code == "backwards" and why.rule is not None:  # the engine's words name no numbering
                 who = "White" if pos.turn == WHITE else "Black"
                 return (f"Not {name}: it lies behind the checker, and {who} moves towards {who}'s point 1 "

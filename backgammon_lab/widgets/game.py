@@ -49,6 +49,8 @@ from ..engine import (
     StepPlayed,
     TurnLost,
     TurnPassed,
+    TurnState,
+    after_play,
     play_text,
     player_name,
     roll_text,
@@ -56,7 +58,7 @@ from ..engine import (
 from ..errors import BackgammonError, GameError
 from ..game import Game, HistoryEntry
 from ..position import BLACK, WHITE, Play, Player, Position, Roll
-from ..rules import legal_plays
+from ..rules import PlayList, legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
 
@@ -205,7 +207,7 @@ class GameWidget(w.VBox):
         self._busy = False
         self._viewing = False  # looking at an earlier point: read-only until "Play from here"
         self._from_here = False  # "Play from here" was pressed: the next action starts a new line of play
-        self._name_lengths: tuple[Position | None, list[int]] = (None, [])  # moves of each named doubles
+        self._name_plays: tuple[Position | None, list[PlayList]] = (None, [])  # the plays of each named doubles
         self._len_before = 0
         self.game = Game(variant if position is None else position.variant, seed=seed, position=position,
                          dice=dice)
@@ -361,42 +363,50 @@ class GameWidget(w.VBox):
 
     def _bot_to_act(self) -> bool:
         g = self.game
-        return self.bot is not None and g.phase not in ("over", "opening") and g.current_player == self.bot_player
+        return self.bot is not None and g.phase not in (Phase.OVER, Phase.OPENING) and g.current_player == self.bot_player
 
     def _run_bot(self) -> None:
         """Let the bot act (roll and decide) until it is the human's turn or the game ends; forced
         plays of the human are played on the way when "Play forced moves" is on."""
         g = self.game
-        for _ in range(_MAX_BOT_ACTIONS):
-            if self._play_forced():
-                continue
-            if not self._bot_to_act():
-                return
-            try:
-                if g.is_chance():
-                    g.roll()
-                else:
-                    g.apply(self.bot.choose(g))
-            except Exception as e:  # noqa: BLE001 - a bot's failure is reported, never raised
+        start = g.index
+
+        def decide(st: TurnState) -> Any:
+            if self._bot_to_act():
+                return self.bot.choose(g)  # type: ignore[union-attr]  # _bot_to_act: there is a bot
+            return self._decide_forced(st)
+
+        def until(st: TurnState) -> bool:
+            return not self._bot_to_act() and self._forced(st) is None
+
+        try:
+            g.play_on(decide, until=until, max_actions=_MAX_BOT_ACTIONS)
+        except Exception as e:  # noqa: BLE001 - a bot's failure is reported, never raised
+            if g.index - start >= _MAX_BOT_ACTIONS:
+                self.board.message = f"The bot took more than {_MAX_BOT_ACTIONS} actions; it was stopped."
+            else:
                 self.board.message = f"The bot could not act ({type(e).__name__}: {e})."
-                return
-        self.board.message = f"The bot took more than {_MAX_BOT_ACTIONS} actions; it was stopped."
 
     def _play_forced(self) -> bool:
-        """With "Play forced moves" on, play the human's only legal play (or the only way to finish
-        the steps clicked); True if one was played."""
+        """With "Play forced moves" on, play the human's only legal play; True if one was played."""
         g = self.game
-        if not self.auto_forced or g.phase != "play" or self._bot_to_act():
-            return False
-        st = g.state
-        only = st.completions() if st.steps else list(st.plays or ())
-        if len(only) != 1:
-            return False
-        who = player_name(st.player)
-        assert st.roll is not None
-        g.play(only[0])
-        self.board.message = f"Forced: {who} plays {play_text(only[0], st.roll)} (the only legal play)."
-        return True
+        index = g.index
+        g.play_on(self._decide_forced, until=lambda st: self._forced(st) is None)
+        return g.index > index
+
+    def _decide_forced(self, st: TurnState) -> Play:
+        forced = self._forced(st)
+        assert forced is not None and st.roll is not None  # the loop's until() stops otherwise
+        self.board.message = f"Forced: {player_name(st.player)} plays {play_text(forced, st.roll)} (the only legal play)."
+        return forced
+
+    def _forced(self, st: TurnState) -> Play | None:
+        """With "Play forced moves" on, the human's only legal play (or the only way to finish the
+        steps clicked), else None."""
+        if not self.auto_forced or st.phase is not Phase.PLAY or self._bot_to_act():
+            return None
+        only = st.completions()
+        return only[0] if len(only) == 1 else None
 
     # -- actions -------------------------------------------------------------------------------
     def new_game(self, variant: str | None = None) -> None:
@@ -508,7 +518,7 @@ class GameWidget(w.VBox):
             self.refresh()
             return
         text = self.dice_text.value.strip()
-        if self.game.phase not in ("opening", "roll"):
+        if self.game.phase not in (Phase.OPENING, Phase.ROLL):
             self.board.message = "No roll is due now."
             return
         if text:
@@ -557,7 +567,7 @@ class GameWidget(w.VBox):
         if self._bot_to_act():
             self.board.message = self._bot_turn_text()
             return True
-        if kind == "die" and self.game.phase in ("opening", "roll"):
+        if kind == "die" and self.game.phase in (Phase.OPENING, Phase.ROLL):
             self._roll()
             return True
         self._len_before = len(self.game)
@@ -690,7 +700,7 @@ class GameWidget(w.VBox):
     # -- display -------------------------------------------------------------------------------
     def _play_actions(self) -> list[Any]:
         g = self.game
-        if g.phase != "play":
+        if g.phase is not Phase.PLAY:
             return []
         return list(g.legal_actions())
 
@@ -709,17 +719,17 @@ class GameWidget(w.VBox):
                 self.branch_note.value = (f"<div data-role='viewing' style='white-space:normal'>"
                                           f"{html.escape(self._viewing_text())}</div>")
             bot_turn = self._bot_to_act()
-            _show(self.roll_box, (ph in ("opening", "roll") or bot_turn) and not viewing)
+            _show(self.roll_box, (ph in (Phase.OPENING, Phase.ROLL) or bot_turn) and not viewing)
             self.roll_button.description = "Let the bot play" if bot_turn else "Roll"
             self.dice_text.disabled = bot_turn
-            _show(self.choice_box, ph == "choice" and not bot_turn and not viewing)
-            if ph == "choice" and g.dice is not None:
+            _show(self.choice_box, ph is Phase.CHOICE and not bot_turn and not viewing)
+            if ph is Phase.CHOICE and g.dice is not None:
                 self.keep_button.description = f"Keep {g.dice}"
-            _show(self.name_box, ph == "name" and not bot_turn and not viewing)
-            if ph == "name":
+            _show(self.name_box, ph is Phase.NAME and not bot_turn and not viewing)
+            if ph is Phase.NAME:
                 self._label_name_buttons()
-            self._fill_plays(ph == "play" and not bot_turn and not viewing)
-            _show(self.hint_button, self.tutor and ph in ("play", "choice", "name") and not bot_turn and not viewing)
+            self._fill_plays(ph is Phase.PLAY and not bot_turn and not viewing)
+            _show(self.hint_button, self.tutor and ph in (Phase.PLAY, Phase.CHOICE, Phase.NAME) and not bot_turn and not viewing)
             _show(self.tutor_box, self.tutor and bool(self.tutor_box.value))
             self.undo_button.disabled = not g.can_undo
             self.redo_button.disabled = not g.can_redo
@@ -741,18 +751,18 @@ class GameWidget(w.VBox):
         st = g.state
         who = g.current_player.capitalize()
         ph = g.phase
-        if ph == "opening":
+        if ph is Phase.OPENING:
             return "Opening roll: press Roll (each player rolls one die)."
-        if ph == "roll":
+        if ph is Phase.ROLL:
             again = " again" if st.reroll else ""
             return f"{who} to roll{again}."
-        if ph == "choice":
+        if ph is Phase.CHOICE:
             assert st.roll is not None
             mex = " (a Mexican!)" if st.mexican else ""
             return f"{who} won the opening with {roll_text(st.roll)}{mex}: keep those dice or roll both again."
-        if ph == "name":
+        if ph is Phase.NAME:
             return f"{who} rolled a Mexican and names doubles."
-        if ph == "play":
+        if ph is Phase.PLAY:
             assert st.roll is not None
             left = ", ".join(map(str, g.dice_left))
             if st.named:
@@ -766,18 +776,19 @@ class GameWidget(w.VBox):
 
     def _label_name_buttons(self) -> None:
         pos = self.game.position
-        if self._name_lengths[0] != pos:  # the six searches run once per naming, not per refresh
-            self._name_lengths = (pos, [legal_plays(pos, (k, k)).length for k in range(1, 7)])
+        if self._name_plays[0] != pos:  # the six searches run once per naming, not per refresh
+            self._name_plays = (pos, [legal_plays(pos, (k, k)) for k in range(1, 7)])
         for k, b in enumerate(self.name_buttons, 1):
-            n = self._name_lengths[1][k - 1]
+            plays = self._name_plays[1][k - 1]
+            n = plays.length
+            # what follows naming k-k, in the engine's words (its Outcome's event)
+            said = after_play(pos, Roll(k, k), plays[0], named=True).event(pos.turn)
+            b.tooltip = f"Name {k}-{k}: {said.text}" if said is not None else f"Name {k}-{k}"
             if n == 4:
                 b.description = f"{k}-{k}: in full"
-                b.tooltip = f"{k}-{k} can be played in full (all four moves): you would roll again"
                 b.button_style = "success"
             else:
                 b.description = f"{k}-{k}: {n} of 4" if n else f"{k}-{k}: no move"
-                b.tooltip = (f"only {n} of the four {k}s can be played: the rest is lost and there is no "
-                             "re-roll" if n else f"no {k} can be played: the turn ends")
                 b.button_style = ""
 
     def _fill_plays(self, active: bool) -> None:
@@ -804,7 +815,7 @@ class GameWidget(w.VBox):
         g = self.game
         lines = [ev.text for e in g.entries[self._msg_from + 1: g.index + 1] for ev in e.events]
         if not lines and g.index == 0:
-            lines = [f"{g.variant.title}: press Roll for the opening roll." if g.phase == "opening"
+            lines = [f"{g.variant.title}: press Roll for the opening roll." if g.phase is Phase.OPENING
                      else f"{g.variant.title}: {self._status_text()}"]
         items = "".join(f"<li>{html.escape(m)}</li>" for m in lines)
         return (f"<div data-role='rules' style='white-space:normal;overflow-wrap:anywhere'>"
@@ -842,8 +853,8 @@ class GameWidget(w.VBox):
     def __repr__(self) -> str:
         g = self.game
         st = g.state
-        dice = f" dice={st.dice}" if st.dice is not None and st.phase in ("play", "choice") else ""
-        left = f" left={','.join(map(str, g.dice_left))}" if st.phase == "play" and st.steps else ""
+        dice = f" dice={st.dice}" if st.dice is not None and st.phase in (Phase.PLAY, Phase.CHOICE) else ""
+        left = f" left={','.join(map(str, g.dice_left))}" if st.phase is Phase.PLAY and st.steps else ""
         return (f"<GameWidget {g.variant.name} {st.phase.value} {st.player}{dice}{left} "
                 f"move {g.index}/{len(g) - 1} vs {self.opponent}>")
 
