@@ -384,6 +384,28 @@ class Net:
         meta.setdefault("grown", []).append({"from": self.encoding, "to": encoding, "games": self.games})
         return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta)
 
+    def with_hidden(self, hidden: int, *, seed: int = 0) -> Net:
+        """This net with its hidden layer widened to ``hidden`` units (at least its own). The new
+        units get random input weights drawn as :meth:`create` draws them (a generator seeded with
+        ``seed``, the net's games and both sizes), a zero bias and **zero output weights**, so every
+        value stays as it was; training then moves their output weights, and through them their
+        input weights. Recorded in ``meta["grown"]``."""
+        if not isinstance(hidden, int) or isinstance(hidden, bool) or not self.hidden <= hidden <= 4096:
+            raise NetError(f"a net's hidden layer can only grow: {hidden!r} is not a whole number from "
+                           f"{self.hidden} (this net's) to 4096")
+        if hidden == self.hidden:
+            return self.copy()
+        extra = hidden - self.hidden
+        g = np.random.default_rng([int(seed), self.games, self.hidden, hidden])
+        w1 = np.concatenate([self.w1, g.normal(0.0, 1.0 / np.sqrt(self.inputs), size=(extra, self.inputs))])
+        w2 = np.concatenate([self.w2, np.zeros((self.w2.shape[0], extra))], axis=1)
+        meta = json.loads(json.dumps(self.meta))
+        meta["hidden"] = hidden
+        meta.setdefault("grown", []).append({"hidden_from": self.hidden, "hidden_to": hidden, "seed": int(seed),
+                                             "games": self.games})
+        return Net(self.variant, w1, np.concatenate([self.b1, np.zeros(extra)]), w2, self.b2.copy(),
+                   encoding=self.encoding, meta=meta)
+
     def copy(self) -> Net:
         """An independent copy (weights and metadata)."""
         return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
