@@ -92,7 +92,7 @@ def random_games(variant: Variant, games: int, seed: int = 0) -> tuple[int, int]
     k = kernel(variant, "td24" if variant.points == 24 else "strip")
     nin = input_size(variant, "td24" if variant.points == 24 else "strip")
     w1, b1, w2, b2 = np.zeros((nin, 1)), np.zeros(1), np.zeros((1, 1)), np.zeros(1)
-    e1, eb1, e2, eb2 = np.zeros((1, nin, 1)), np.zeros((1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1))
+    e1, eb1, e2, eb2 = np.zeros((nin, 1, 1)), np.zeros((1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1))
     rng = dice_seed(seed)
     ws = workspace(variant)
     start = start_board(variant)

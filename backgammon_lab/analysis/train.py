@@ -353,7 +353,7 @@ class Trainer:
         if self._kbuf is None:
             self._kbuf = (workspace(self.variant), start_board(self.variant))
         ws, start = self._kbuf
-        ew = (np.zeros((self._k, net.inputs, net.hidden)), np.zeros((self._k, net.hidden)),
+        ew = (np.zeros((net.inputs, self._k, net.hidden)), np.zeros((self._k, net.hidden)),
               np.zeros((self._k, self._k, net.hidden)), np.zeros((self._k, self._k)))
         if self.average and self.averaged is None:
             avg, avg_on = net.copy(), np.zeros(1, np.int64)
