@@ -32,10 +32,18 @@ ROLL_B = np.array([6, 5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 4, 3, 2, 1, 3, 2, 1, 2, 1, 1
 # rolls (of the 21) with which a checker reaches a point d pips away (d = 1..25); see nets._rolls_reaching
 REACHBITS = np.array({reach}, dtype=np.int64)  # bit r: the r-th roll
 ROLL_COUNT = np.array([1, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2, 1, 2, 2, 1, 2, 1], dtype=np.int64)
+PERM5 = np.array([0, 3, 4, 1, 2], dtype=np.int64)  # five outputs turned round (flip): q <- PERM5[q]
 # the scratch rows of the incremental evaluation (inc_scratch): a candidate's next board sb, input
 # row x, hidden values h, a row of outputs tmp; the base's input row bx and pre-activations bz;
 # encoding scratch me, op; and the best candidate's next board cb, input row cx, hidden values ch
-Inc = namedtuple("Inc", "sb x h tmp bx bz me op cb cx ch")
+Inc = namedtuple("Inc", "sb x h tmp bx bz me op cb cx ch e1 e2")
+# exp by range reduction (x = m ln2 + r, |r| <= ln2 / 2) and Taylor's polynomial of degree 12
+# (relative error below 2e-16), written so that the compiler vectorizes a row of sigmoids
+LOG2E = 1.4426950408889634
+LN2_HI = 6.93147180369123816490e-01
+LN2_LO = 1.90821492927058770002e-10
+SHIFT = 6755399441055744.0 + 1023.0  # 1.5 * 2**52 (rounds to a whole number) + the exponent bias
+F2, F3, F4, F5, F6, F7, F8, F9, F10, F11, F12 = [1.0 / float(np.prod(np.arange(1.0, n + 1.0))) for n in range(2, 13)]
 
 
 @njit
@@ -87,21 +95,20 @@ def _shots(mine, theirs, bar_theirs):
     """The chance that the other side (theirs[1..N] in its own numbering, moving down) hits at
     least one blot of this side (mine[1..N], its numbering) with one roll; blocks ignored. A
     checker of theirs on its point src reaches this side's point p from src - (N + 1 - p) pips."""
-    blots = np.empty(N, np.int64)  # the blots, as points of theirs' numbering
-    nb = 0
+    blots = 0  # bit t: a blot on point t of theirs' numbering
     for t in range(1, N + 1):
         if mine[N + 1 - t] == 1:
-            blots[nb] = t
-            nb += 1
+            blots |= 1 << t
+    if blots == 0:
+        return 0.0
+    srcs = (1 << (N + 1)) if bar_theirs > 0 else 0  # bit s: a checker of theirs on its point s (N + 1: bar)
+    for src in range(2, N + 1):
+        if theirs[src] > 0:
+            srcs |= 1 << src
     hit = 0
-    for src in range(2, N + 2):
-        occ = bar_theirs > 0 if src == N + 1 else theirs[src] > 0
-        if not occ:
-            continue
-        for j in range(nb):
-            t = blots[j]
-            if t < src:
-                hit |= REACHBITS[src - t]
+    for d in range(1, N + 1):
+        if srcs & (blots << d):  # a checker d pips behind a blot
+            hit |= REACHBITS[d]
     tot = 0
     for r in range(21):
         if (hit >> r) & 1:
@@ -236,11 +243,56 @@ def pre(x, w1, b1, z):
 
 
 @njit
+def sigmoid_row(z, h, e1, e2):
+    """h[k] = sigmoid(z[k]) for a row (h may be z itself), with scratch rows e1, e2: exp(-|z|) as
+    2**m * exp(r), the power of two built in the bits of a float (no call, no branch, so the loops
+    vectorize); the same values as sigmoid() to rounding."""
+    n = z.shape[0]
+    for k in range(n):
+        a = max(-abs(z[k]), -700.0)
+        mp = a * LOG2E + SHIFT
+        m = mp - SHIFT
+        r = (a - m * LN2_HI) - m * LN2_LO
+        p = ((((((((((F12 * r + F11) * r + F10) * r + F9) * r + F8) * r + F7) * r + F6) * r + F5) * r + F4) * r
+              + F3) * r + F2) * r
+        e1[k] = (p + 1.0) * r + 1.0
+        e2[k] = mp
+    bits = e2.view(np.int64)
+    for k in range(n):
+        bits[k] = bits[k] << 52  # the low bits of mp hold m + 1023: now the float 2**m
+    for k in range(n):
+        e = e1[k] * e2[k]
+        s = 1.0 / (1.0 + e)
+        h[k] = s if z[k] >= 0.0 else e * s
+
+
+@njit
 def post(z, w2, b2, h, out):
     """Hidden activations h (may be z itself) and outputs out from the pre-activations z."""
     H = z.shape[0]
-    for k in range(H):
-        h[k] = sigmoid(z[k])
+    post_into(z, w2, b2, h, out, np.empty(H), np.empty(H))
+
+
+@njit
+def post_into(z, w2, b2, h, out, e1, e2):
+    """post with scratch rows e1, e2."""
+    H = z.shape[0]
+    sigmoid_row(z, h, e1, e2)
+    if w2.shape[0] == 5:  # five sums side by side (each in the order of the loop below)
+        s0, s1, s2, s3, s4 = b2[0], b2[1], b2[2], b2[3], b2[4]
+        for k in range(H):
+            hk = h[k]
+            s0 += w2[0, k] * hk
+            s1 += w2[1, k] * hk
+            s2 += w2[2, k] * hk
+            s3 += w2[3, k] * hk
+            s4 += w2[4, k] * hk
+        out[0] = sigmoid(s0)
+        out[1] = sigmoid(s1)
+        out[2] = sigmoid(s2)
+        out[3] = sigmoid(s3)
+        out[4] = sigmoid(s4)
+        return
     for o in range(w2.shape[0]):
         s = b2[o]
         for k in range(H):
@@ -267,7 +319,7 @@ def inc_scratch(H, K):
     """Fresh scratch rows for the incremental evaluation (see Inc)."""
     return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
                np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(W, np.int8), np.zeros(NIN),
-               np.zeros(H))
+               np.zeros(H), np.zeros(H), np.zeros(H))
 
 
 @njit
@@ -302,11 +354,35 @@ def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
     encode_into(ic.sb, so, ic.x, ic.me, ic.op)
     pre_from(ic.x, ic.bx, ic.bz, w1, ic.h)
     if same:
-        post(ic.h, w2, b2, ic.h, out)
+        post_into(ic.h, w2, b2, ic.h, out, ic.e1, ic.e2)
     else:
-        post(ic.h, w2, b2, ic.h, ic.tmp)
+        post_into(ic.h, w2, b2, ic.h, ic.tmp, ic.e1, ic.e2)
         flip(ic.tmp, out)
     return so
+
+
+@njit
+def evaluate_one(b, opp_off, w1, b1, w2, b2):
+    """The net's values of one mover's-eye board (side to act positive; any integer type) with the
+    weights as nets.Net holds them (w1[hidden, input]): Net.evaluate of a single position."""
+    x = np.empty(NIN)
+    encode_into(b, opp_off, x, np.empty(N + 1, np.int64), np.empty(N + 1, np.int64))
+    nz = np.empty(NIN, np.int64)
+    m = 0
+    for i in range(NIN):
+        if x[i] != 0.0:
+            nz[m] = i
+            m += 1
+    H = w1.shape[0]
+    z = np.empty(H)
+    for k in range(H):
+        s = b1[k]
+        for j in range(m):
+            s += w1[k, nz[j]] * x[nz[j]]
+        z[k] = s
+    out = np.empty(w2.shape[0])
+    post_into(z, w2, b2, z, out, np.empty(H), np.empty(H))
+    return out
 
 
 @njit
@@ -483,26 +559,25 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
             for k in range(H):
                 ew2[q, r, k] *= lam
     for i in range(NIN):
-        if x[i] != 0.0 and rows[NIN + 1 + i] == 0:
+        xi = x[i]
+        if xi == 0.0:
+            continue
+        if rows[NIN + 1 + i] == 0:
             rows[NIN + 1 + i] = 1
             rows[0] += 1
             rows[rows[0]] = i
+        for q in range(K):
+            # the trace of White-frame output q follows the actual output pq, with sign sq
+            pq = q if (white or K == 1) else PERM5[q]
+            f = (-inv if (not white and q == 0) else inv) * xi
+            for k in range(H):
+                ew1[i, q, k] += f * g1[pq, k]
     for q in range(K):
-        # the trace of White-frame output q follows the actual output pq, with sign sq
-        if white or K == 1:
-            pq = q
-        else:
-            pq = 0 if q == 0 else (3 if q == 1 else (4 if q == 2 else (1 if q == 3 else 2)))
+        pq = q if (white or K == 1) else PERM5[q]
         sq = -1.0 if (not white and q == 0) else 1.0
         g2 = o[pq] * (1.0 - o[pq])
         for k in range(H):
             eb1[q, k] += sq * g1[pq, k]
-        for i in range(NIN):
-            xi = x[i]
-            if xi != 0.0:
-                f = sq * inv * xi
-                for k in range(H):
-                    ew1[i, q, k] += f * g1[pq, k]
         for k in range(H):
             ew2[q, pq, k] += sq * g2 * h[k]
         eb2[q, pq] += sq * g2
@@ -527,13 +602,21 @@ def _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows):
             b2[r] += f * eb2[q, r]
             for k in range(H):
                 w2[r, k] += f * ew2[q, r, k]
-    for j in range(1, rows[0] + 1):
-        i = rows[j]
-        for q in range(K):
-            f1 = a1 * delta[q]
-            if f1 != 0.0:
-                for k in range(H):
-                    w1[i, k] += f1 * ew1[i, q, k]
+    if K == 5:  # one pass over each row (the sum over the outputs first, as delta @ e)
+        f0, f1, f2, f3, f4 = a1 * delta[0], a1 * delta[1], a1 * delta[2], a1 * delta[3], a1 * delta[4]
+        for j in range(1, rows[0] + 1):
+            i = rows[j]
+            for k in range(H):
+                w1[i, k] += (f0 * ew1[i, 0, k] + f1 * ew1[i, 1, k] + f2 * ew1[i, 2, k] + f3 * ew1[i, 3, k]
+                             + f4 * ew1[i, 4, k])
+    else:
+        for j in range(1, rows[0] + 1):
+            i = rows[j]
+            for q in range(K):
+                f = a1 * delta[q]
+                if f != 0.0:
+                    for k in range(H):
+                        w1[i, k] += f * ew1[i, q, k]
 
 
 @njit
