@@ -49,7 +49,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
     key = (variant, encoding)
     mod = _KERNELS.get(key)
     if mod is None:
-        from .selfplay_template import TEMPLATE, level_source
+        from .selfplay_template import ROLLOUT, TEMPLATE, level_source
 
         mg = movegen(variant)
         source = TEMPLATE.format(
@@ -58,6 +58,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
             nin=input_size(variant, encoding), after=_after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.points + 1)])
         source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
+        source += ROLLOUT.format(races=variant.points >= 2 * variant.home)
         mod = _KERNELS[key] = _load("selfplay", source)
     return mod
 

@@ -1090,6 +1090,285 @@ def _dice{K}(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out):
 
 '''
 
+#: Rollouts in the kernel (:func:`backgammon_lab.analysis.rollout.rollout` with the net's 0-ply
+#: NetBot on both sides): whole games with the search's 0-ply decisions, the exact bear-off race
+#: values where the analysis search uses them, and the dice of Python's ``random.Random``.
+ROLLOUT = """
+
+# ---------------------------------------------------------------------------------------------
+# rollouts (analysis.rollout): whole games from any state with NetBot's 0-ply decisions (the
+# search above; in a pure bear-off race the exact race values of the bear-off database, as
+# analysis.search.Evaluator does at its root), dice from Python's random.Random (MT19937).
+# db = (sorted keys, their rows, turns, first_off, checkers on the board) of bearoff.BearoffDatabase.
+
+RACES = {races}
+
+
+@njit
+def mt_next(mt):
+    \"\"\"The next 32-bit output of Python's random.Random: mt[0..623] its state, mt[624] the index
+    (random.Random().getstate()[1]).\"\"\"
+    i = mt[624]
+    if i >= 624:
+        for kk in range(624):
+            y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % 624] & 0x7FFFFFFF)
+            v = mt[(kk + 397) % 624] ^ (y >> 1)
+            if y & 1:
+                v ^= 0x9908B0DF
+            mt[kk] = v
+        i = 0
+    y = mt[i]
+    mt[624] = i + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y
+
+
+@njit
+def mt_die(mt):
+    \"\"\"random.Random.randint(1, 6): three bits at a time until they are below 6, plus one.\"\"\"
+    while True:
+        r = mt_next(mt) >> 29
+        if r < 6:
+            return r + 1
+
+
+@njit
+def is_race(b):
+    \"\"\"A pure bear-off race: nothing on the bar, every checker of each side in its home board.\"\"\"
+    if b[N + 1] != 0 or b[N + 2] != 0:
+        return False
+    for p in range(1, N + 1):
+        if (b[p] > 0 and p > HOME) or (b[p] < 0 and p <= N - HOME):
+            return False
+    return True
+
+
+@njit
+def race_row(b, db, out):
+    \"\"\"bearoff.BearoffDatabase.race: the exact values of a race for its side to act.\"\"\"
+    skeys, rows, turns, first, onboard = db
+    km = 0
+    ko = 0
+    m = 1
+    for p in range(1, HOME + 1):
+        km += max(np.int64(b[p]), 0) * m
+        ko += max(-np.int64(b[N + 1 - p]), 0) * m
+        m *= 16
+    i = rows[np.searchsorted(skeys, km)]
+    j = rows[np.searchsorted(skeys, ko)]
+    T = turns.shape[1]
+    win = 0.0
+    cq = 0.0
+    for t in range(T):
+        win += turns[i, t] * max(1.0 - cq, 0.0)
+        cq += turns[j, t]
+    if out.shape[0] == 1:
+        out[0] = win
+        return
+    wg = 0.0
+    lg = 0.0
+    if onboard[j] == C:
+        cf = 0.0
+        for t in range(T):
+            wg += turns[i, t] * max(1.0 - cf, 0.0)
+            cf += first[j, t]
+    if onboard[i] == C:
+        cf = 0.0
+        for t in range(T):
+            cf += first[i, t]
+            lg += turns[j, t] * max(1.0 - cf, 0.0)
+    out[0] = min(max(win, 0.0), 1.0)
+    out[1] = min(max(wg, 0.0), 1.0)
+    out[2] = 0.0
+    out[3] = min(max(lg, 0.0), 1.0)
+    out[4] = 0.0
+
+
+@njit
+def race_score(v):
+    \"\"\"bearoff.state_values' ranking: equity with gammons, else the winning chance.\"\"\"
+    if v.shape[0] == 5:
+        return 2 * v[0] - 1 + v[1] - v[3]
+    return v[0]
+
+
+@njit
+def _race_next(board, opp_off, kind, db, out):
+    \"\"\"The mover's race values after a play to board followed by kind 0 (the turn passes) or 1
+    (it rolls again).\"\"\"
+    if board[0] == C:
+        outcome(board, opp_off, out)
+    elif kind == 0:
+        nb = np.empty(W, np.int8)
+        swap(board, opp_off, nb)
+        tmp = np.empty(out.shape[0])
+        race_row(nb, db, tmp)
+        flip(tmp, out)
+    else:
+        race_row(board, db, out)
+
+
+@njit
+def _race_play(b, opp_off, a, c, named, db, ws, out):
+    \"\"\"bearoff.state_values of a rolled race (no naming follows: named doubles or no Mexican):
+    the best play's values, a later play better by more than 1e-15 only.\"\"\"
+    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
+    kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
+    boards = ws[0][:cnt].copy()
+    row = np.empty(out.shape[0])
+    bs = 0.0
+    for i in range(cnt):
+        _race_next(boards[i], opp_off, kind, db, row)
+        sc = race_score(row)
+        if i == 0 or sc > bs + 1e-15:
+            bs = sc
+            out[:] = row
+
+
+@njit
+def _race_after(board, opp_off, kind, db, ws, out):
+    \"\"\"bearoff.state_values after a race play to board followed by kind (2: the best of the six
+    named doubles, a later one better by more than 1e-15 only).\"\"\"
+    if kind != 2 or board[0] == C:
+        _race_next(board, opp_off, kind, db, out)
+        return
+    row = np.empty(out.shape[0])
+    bs = 0.0
+    for k in range(1, 7):
+        _race_play(board, opp_off, k, k, True, db, ws, row)
+        sc = race_score(row)
+        if k == 1 or sc > bs + 1e-15:
+            bs = sc
+            out[:] = row
+
+
+@njit
+def race_best(b, opp_off, a, c, named, db, ws, row, board):
+    \"\"\"The play of a rolled race the analysis search makes (bearoff.play_values ranked by
+    equity, the first best): what follows it (0 end, 1 roll again, 2 name); row and board get its
+    values and its board.\"\"\"
+    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
+    kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
+    boards = ws[0][:cnt].copy()
+    tmp = np.empty(row.shape[0])
+    best = 0
+    bs = -1e300
+    for i in range(cnt):
+        _race_after(boards[i], opp_off, kind, db, ws, tmp)
+        e = equity(tmp)
+        if e > bs:
+            bs = e
+            best = i
+            row[:] = tmp
+    board[:] = boards[best]
+    return kind
+
+
+@njit
+def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board):
+    \"\"\"NetBot's 0-ply play of a-c from b (the race's exact best, else the search's, best0): what
+    follows it (0 the turn passes, also when there is no legal move and board is b; 1 roll again;
+    2 name doubles); row and board get its values and its board. A single play is the same play
+    as NetBot's, which takes it unvalued.\"\"\"
+    if RACES and is_race(b):
+        return race_best(b, opp_off, a, c, named, db, ws, row, board)
+    _i, kind = best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    return kind
+
+
+@njit
+def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, sl, net, ws, sc, K, db, out):
+    \"\"\"Whole games from one state (b0 in the eye of the side to act, off0 its opponent's
+    checkers off; phase0 0 roll, 1 play a0-c0 (named0), 2 name, 3 keep or re-roll a0-c0, 4 the
+    opening), one a row of mts (random.Random states) and of forced (the first nforced rolls, as
+    rollout's stratified dice), NetBot's 0-ply decisions on both sides. out[g] = points won by the
+    side to act at the start (negative: lost).\"\"\"
+    b = np.empty(W, np.int8)
+    nb = np.empty(W, np.int8)
+    row = np.empty(K)
+    board = np.empty(W, np.int8)
+    for g in range(mts.shape[0]):
+        mt = mts[g]
+        for q in range(W):
+            b[q] = b0[q]
+        opp_off = off0
+        phase = phase0
+        a = a0
+        c = c0
+        named = named0
+        side = 0
+        fi = 0
+        result = 0
+        while result == 0:
+            if phase == 4 or phase == 0:
+                if fi < nforced:
+                    d1 = forced[g, fi, 0]
+                    d2 = forced[g, fi, 1]
+                    fi += 1
+                else:
+                    d1 = mt_die(mt)
+                    d2 = mt_die(mt)
+                if phase == 4:
+                    if d1 == d2:
+                        continue
+                    if d2 > d1:
+                        opp_off = swap(b, opp_off, nb)
+                        b[:] = nb
+                        side = 1 - side
+                    a = max(d1, d2)
+                    c = min(d1, d2)
+                    phase = 3 if OPENING_CHOICE else 1
+                else:
+                    a = d1
+                    c = d2
+                    phase = 1
+                named = False
+            elif phase == 3:
+                best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
+                fresh = roll_value(b, opp_off, 1, look, sl, net, ws, sc, K)
+                phase = 1 if equity(row) >= equity(fresh) else 0
+            elif phase == 2:
+                k = 1
+                bs = -1e300
+                for d in range(1, 7):
+                    _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board)
+                    e = equity(row)
+                    if e > bs:
+                        bs = e
+                        k = d
+                a = k
+                c = k
+                named = True
+                phase = 1
+            else:
+                kind = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board)
+                b[:] = board
+                if b[0] == C:
+                    points = 1
+                    if GAMMONS and opp_off == 0:
+                        points = 2
+                        if b[N + 2] > 0:
+                            points = 3
+                        for p in range(1, HOME + 1):
+                            if b[p] < 0:
+                                points = 3
+                    result = points if side == 0 else -points
+                    break
+                if kind == 2:
+                    phase = 2
+                elif kind == 1:
+                    phase = 0
+                else:
+                    opp_off = swap(b, opp_off, nb)
+                    b[:] = nb
+                    side = 1 - side
+                    phase = 0
+        out[g] = result
+"""
+
 
 def level_source(plies: int) -> str:
     """The search's ply functions ``_roll{K}``, ``_cont{K}``, ``_after{K}`` and ``_dice{K}`` for
