@@ -477,9 +477,9 @@ def eval_speed(rounds: int = 3) -> dict[str, int]:
         boards = np.array([p.board() for p in positions])
         offs = np.array([p.off[1 if p.turn == WHITE else 0] for p in positions])
         tuples = [tuple(int(x) for x in b) for b in boards]
-        got = {"net batches of 20": 20 * rate(lambda i: net.evaluate(boards[i:i + 20], offs[i:i + 20]),
+        got = {"net batches of 20": 20 * rate(lambda i, b=boards, o=offs: net.evaluate(b[i:i + 20], o[i:i + 20]),
                                                range(0, len(boards), 20)),
-               "net.evaluate one board at a time": rate(lambda i: net.evaluate(boards[i:i + 1], offs[i:i + 1]),
+               "net.evaluate one board at a time": rate(lambda i, b=boards, o=offs: net.evaluate(b[i:i + 1], o[i:i + 1]),
                                                         range(len(boards))),
                "net.evaluate_position one at a time": rate(net.evaluate_position, positions),
                "gnubg 0-ply one at a time": rate(g.on_roll, tuples)}
