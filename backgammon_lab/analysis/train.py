@@ -448,7 +448,9 @@ def warm(variants: tuple[str, ...] = ("standard", "mexican", "minigam")) -> dict
         out[f"{name} random games"] = time.perf_counter() - t
         for enc in {encoding_for(v), "td24x"} if v.points == 24 else {encoding_for(v)}:
             t = time.perf_counter()
-            Trainer(Net.create(v, hidden=2, seed=0, encoding=enc), seed=0).train(1)
+            net = Net.create(v, hidden=2, seed=0, encoding=enc)
+            Trainer(net, seed=0).train(1)
+            net.evaluate([tuple(int(x) for x in start_board(v))], [0])  # the single-position evaluation
             out[f"{name} train {enc}"] = time.perf_counter() - t
     return out
 
