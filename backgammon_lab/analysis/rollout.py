@@ -296,6 +296,13 @@ KERNEL_ROLLOUTS = True
 _PHASE_CODES = {Phase.ROLL: 0, Phase.PLAY: 1, Phase.NAME: 2, Phase.CHOICE: 3, Phase.OPENING: 4}
 
 
+def _net_bot(bot: Any) -> bool:
+    """True for a :class:`~backgammon_lab.analysis.netbot.NetBot` itself (not a subclass, whose
+    decisions may differ); netbot imports this module, so the class is known by its name."""
+    t = type(bot)
+    return t.__module__ == "backgammon_lab.analysis.netbot" and t.__qualname__ == "NetBot"
+
+
 def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     """:func:`_run_games` in the compiled kernel (``rollout_games`` of
     :mod:`backgammon_lab.analysis.selfplay_template`): the same dice (each game's
@@ -303,12 +310,12 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     analysis search, and the exact bear-off values in a race), hence the same results; or None
     when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
     sides, truncation, or numba missing or disabled)."""
-    template, bot, opp_bot, player, seed, lo, hi, stratify, truncate, _evaluator, games = args
-    from .netbot import NetBot
-
-    if not KERNEL_ROLLOUTS or truncate is not None or type(bot) is not NetBot or bot.ply != 0:
+    template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, _evaluator, games = args
+    bot: Any = a_bot  # a NetBot, once checked
+    opp_bot: Any = b_bot
+    if not KERNEL_ROLLOUTS or truncate is not None or not _net_bot(bot) or bot.ply != 0:
         return None
-    if opp_bot is not bot and (type(opp_bot) is not NetBot or opp_bot.ply != 0 or opp_bot.net is not bot.net
+    if opp_bot is not bot and (not _net_bot(opp_bot) or opp_bot.ply != 0 or opp_bot.net is not bot.net
                                or opp_bot.lookahead != bot.lookahead or opp_bot.shortlist != bot.shortlist):
         return None
     from ..kernels import compiled

@@ -21,7 +21,7 @@ import numpy as np
 from ..kernels import _load, movegen
 from ..position import Position
 from ..variants import Variant
-from .nets import ENCODINGS, _rolls_reaching, input_size
+from .encodings import ENCODINGS, _rolls_reaching, input_size
 
 __all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "MAX_PLY"]
 
