@@ -13,7 +13,7 @@ from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, R
 from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import RolloutError, RolloutResult, play_out, rollout, sample_positions
 from backgammon_lab.analysis.solve import solve
-from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, start_state
+from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, position_state, start_state
 from backgammon_lab.game import Game
 from backgammon_lab.position import Roll
 
@@ -224,3 +224,40 @@ def test_sample_positions_are_seeded_positions_before_a_roll() -> None:
     for n, explore, shown in ((-1, 0.0, "-1"), (2.5, 0.0, "2.5"), (3, 1.5, "1.5"), (3, True, "True")):
         with pytest.raises(RolloutError, match=shown):
             sample_positions("minigam", n, explore=explore)  # type: ignore[arg-type]
+
+
+def _engine_and_kernel(start: object, bot: object, **kw: object) -> tuple[RolloutResult, RolloutResult]:
+    """The same rollout in the compiled kernel and on the engine path."""
+    from backgammon_lab.analysis import rollout as ro
+
+    fast = rollout(start, bot, progress=False, **kw)  # type: ignore[arg-type]
+    ro.KERNEL_ROLLOUTS = False
+    try:
+        slow = rollout(start, bot, progress=False, **kw)  # type: ignore[arg-type]
+    finally:
+        ro.KERNEL_ROLLOUTS = True
+    return fast, slow
+
+
+@pytest.mark.parametrize("variant", ["standard", "mexican"])
+def test_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str) -> None:
+    """Issue 18: a rollout with the net's 0-ply NetBot runs whole games in the compiled kernel (the
+    variant's flow: the opening, Mexican keep/re-roll, doubles chains, naming, lost dice; the
+    exact bear-off values in races) and gives, game by game, the results of the engine path with
+    the same seed, from the opening, from a position before a roll, with dice to play, and with
+    stratified first rolls."""
+    from backgammon_lab.analysis.netbot import NetBot
+
+    v = find_variant(variant)
+    bot = NetBot()
+    fast, slow = _engine_and_kernel(start_state(v), bot, games=10, seed=4)
+    assert fast.samples == slow.samples and fast.to_json() == slow.to_json()
+    mid = sample_positions(v, 30, HeuristicBot(), seed=2)[-1]
+    fast, slow = _engine_and_kernel(mid, bot, games=8, seed=5, stratify=True)
+    assert fast.samples == slow.samples and fast.outcomes == slow.outcomes
+    rolled = advance(position_state(mid), RollDice(Roll(5, 2)))[0]
+    fast, slow = _engine_and_kernel(rolled, bot, games=6, seed=6)
+    assert fast.samples == slow.samples
+    race = Position.from_board(v, "white", (3, 2, 2, 2, 2, 2, 2) + (0,) * 12 + (-2, -2, -2, -3, -3, -3, 0, 0), 0)
+    fast, slow = _engine_and_kernel(race, bot, games=12, seed=7)
+    assert fast.samples == slow.samples and fast.outcomes == slow.outcomes

@@ -477,3 +477,24 @@ def test_netbot_takes_the_options_of_a_search() -> None:
         NetBot(net, Options(evaluator=net))
     with pytest.raises(TypeError):
         NetBot(net, ply=1)  # type: ignore[call-arg]  # the ply is an option
+
+
+def test_a_grown_hidden_layer_keeps_every_value() -> None:
+    ps = _positions("standard", 30, seed=21)
+    boards, offs = [p.board() for p in ps], [_opp(p) for p in ps]
+    net = Net.create("standard", hidden=7, seed=2, encoding="td24x")
+    net.meta["games"] = 40
+    wide = net.with_hidden(12, seed=5)
+    assert wide.hidden == 12 and wide.w1.shape == (12, 210) and wide.w2.shape == (5, 12)
+    assert np.array_equal(wide.w1[:7], net.w1) and np.array_equal(wide.w2[:, :7], net.w2)
+    assert np.all(wide.w2[:, 7:] == 0.0) and np.all(wide.b1[7:] == 0.0)
+    assert np.all(wide.w1[7:] != 0.0) and 0.01 < float(wide.w1[7:].std()) < 0.2  # small, random, not zero
+    assert np.allclose(wide.evaluate(boards, offs), net.evaluate(boards, offs), rtol=0, atol=1e-15)
+    assert wide.meta["grown"] == [{"hidden_from": 7, "hidden_to": 12, "seed": 5, "games": 40}]
+    assert np.array_equal(net.with_hidden(12, seed=5).w1, wide.w1)  # seeded
+    assert not np.array_equal(net.with_hidden(12, seed=6).w1, wide.w1)
+    assert np.array_equal(net.with_hidden(7).w1, net.w1)
+    with pytest.raises(NetError, match="can only grow: 6"):
+        net.with_hidden(6)
+    with pytest.raises(NetError, match="can only grow"):
+        net.with_hidden(True)  # type: ignore[arg-type]

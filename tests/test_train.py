@@ -11,6 +11,7 @@ import pytest
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.nets import Net, encode, flip, load_net
+from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.analysis.solve import solve, start_values
 from backgammon_lab.analysis.train import Trainer
@@ -186,6 +187,36 @@ def test_cli_train_grows_a_net_to_td24x_on_resume(tmp_path: object, capsys: pyte
     assert "does not extend" in capsys.readouterr().err
     assert main(["train", "minigam", "--games", "1", "--encoding", "td24x", "--out", str(out) + "2"]) == 2
     assert "24 points" in capsys.readouterr().err
+
+
+def test_cli_resume_widens_the_hidden_layer_and_training_goes_on(tmp_path: object,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "std.npz"  # type: ignore[operator]
+    base = ["train", "minigam", "--checkers", "3", "--games", "3", "--out", str(out), "--no-progress"]
+    assert main(base + ["--hidden", "4", "--seed", "1", "--average", "2"]) == 0
+    before = load_net(out)
+    v = before.variant
+    ps = sample_positions(v, 20, seed=8)
+    boards, offs = [p.board() for p in ps], [p.off[1 if p.turn == "white" else 0] for p in ps]
+    grown = before.with_hidden(9, seed=3)
+    assert np.allclose(grown.evaluate(boards, offs), before.evaluate(boards, offs), rtol=0, atol=1e-15)
+    capsys.readouterr()
+    assert main(base + ["--resume", "--hidden", "9", "--seed", "3"]) == 0
+    assert "grew the hidden layer from 4 to 9" in capsys.readouterr().err
+    net = load_net(out)
+    assert net.hidden == 9 and net.games == 6 and net.meta["hidden"] == 9
+    assert net.meta["grown"] == [{"hidden_from": 4, "hidden_to": 9, "seed": 3, "games": 3}]
+    assert "--hidden 9 --seed 3" in net.meta["commands"][-1]
+    # the three games after the growth are the Trainer's on the grown net: they moved the new units
+    t = Trainer.resume(grown)
+    t.train(3)
+    assert np.array_equal(t.net.w1, net.w1) and np.array_equal(t.net.w2, net.w2)
+    assert np.any(net.w2[:, 4:] != 0.0)
+    assert main(base + ["--resume"]) == 0  # the hidden size is kept
+    assert load_net(out).hidden == 9
+    assert main(base + ["--resume", "--hidden", "5"]) == 2
+    assert "can only grow" in capsys.readouterr().err
+    assert load_net(out).hidden == 9
 
 
 def test_trainer_keeps_a_moving_average_of_the_weights() -> None:

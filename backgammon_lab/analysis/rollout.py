@@ -271,8 +271,12 @@ Job = tuple[TurnState, Bot, Bot, Player, int, int, int, bool, int | None, Any, i
 
 def _run_games(args: Job) -> list[tuple[float, float, int]]:
     """(win, points, outcome) of ``player`` for games ``lo..hi-1``; ``outcome`` is the points won
-    (negative when lost) of a finished game, 0 for a truncated one."""
+    (negative when lost) of a finished game, 0 for a truncated one. Games of the net's 0-ply
+    :class:`~backgammon_lab.analysis.netbot.NetBot` run in the compiled kernel (:func:`_kernel_games`)."""
     template, bot, opp_bot, player, seed, lo, hi, stratify, truncate, evaluator, games = args
+    fast = _kernel_games(args)
+    if fast is not None:
+        return fast
     out = []
     for i in range(lo, hi):
         bots = {player: bot.seeded(hash_seed(seed, i, 1)), other(player): opp_bot.seeded(hash_seed(seed, i, 2))}
@@ -285,6 +289,79 @@ def _run_games(args: Job) -> list[tuple[float, float, int]]:
             w, e = _values_of(evaluator, end, player)
             out.append((w, e, 0))
     return out
+
+
+#: Rollouts with the net's 0-ply NetBot on both sides run whole games in the compiled selfplay
+#: kernel (the same games as the engine path; False forces the engine path, for comparisons).
+KERNEL_ROLLOUTS = True
+
+_PHASE_CODES = {Phase.ROLL: 0, Phase.PLAY: 1, Phase.NAME: 2, Phase.CHOICE: 3, Phase.OPENING: 4}
+
+
+def _net_bot(bot: Any) -> bool:
+    """True for a :class:`~backgammon_lab.analysis.netbot.NetBot` itself (not a subclass, whose
+    decisions may differ); netbot imports this module, so the class is known by its name."""
+    t = type(bot)
+    return t.__module__ == "backgammon_lab.analysis.netbot" and t.__qualname__ == "NetBot"
+
+
+def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
+    """:func:`_run_games` in the compiled kernel (``rollout_games`` of
+    :mod:`backgammon_lab.analysis.selfplay_template`): the same dice (each game's
+    ``random.Random`` state handed over), the same decisions as :class:`NetBot` at 0-ply (the
+    analysis search, and the exact bear-off values in a race), hence the same results; or None
+    when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
+    sides, truncation, or numba missing or disabled)."""
+    template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, _evaluator, games = args
+    bot: Any = a_bot  # a NetBot, once checked
+    opp_bot: Any = b_bot
+    if not KERNEL_ROLLOUTS or truncate is not None or not _net_bot(bot) or bot.options.ply != 0:
+        return None
+    if opp_bot is not bot and (not _net_bot(opp_bot) or opp_bot.options.ply != 0 or opp_bot.net is not bot.net
+                               or opp_bot.lookahead != bot.lookahead or opp_bot.shortlist != bot.shortlist):
+        return None
+    from ..kernels import compiled
+
+    if not compiled() or template.phase not in _PHASE_CODES:
+        return None
+    import numpy as np
+
+    from . import bearoff
+    from .search import _buffers
+    from .selfplay import kernel
+
+    v = template.variant
+    net = bot.net_for(v)
+    ph = template.phase
+    pos = template.turn_start if ph is Phase.PLAY else template.position
+    if ph is Phase.OPENING and pos.turn != "white":
+        return None
+    mover = "white" if ph is Phase.OPENING else template.player
+    roll = template.roll
+    k = kernel(v, net.encoding)
+    ws, sc, nout = _buffers(net)
+    weights = (np.ascontiguousarray(net.w1.T), net.b1, net.w2, net.b2)
+    db = bearoff.get_database(v) if v.points >= 2 * v.home else None
+    if db is None:
+        dbt: tuple[Any, ...] = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros((1, 1)),
+                                np.zeros(1, np.int64))
+    else:
+        dbt = (db._sorted_keys, db._order.astype(np.int64), db.turns, db.first_off,  # type: ignore[attr-defined]
+               db.configs.sum(1).astype(np.int64))
+    mts = np.array([_game_rng(seed, i).getstate()[1] for i in range(lo, hi)], dtype=np.int64)
+    firsts = [first_rolls(seed, i, games) if stratify else () for i in range(lo, hi)]
+    nforced = len(firsts[0]) if firsts else 0
+    forced = np.zeros((hi - lo, max(nforced, 1), 2), np.int64)
+    for g, f in enumerate(firsts):
+        for j, (d1, d2) in enumerate(f):
+            forced[g, j] = (d1, d2)
+    out = np.zeros(hi - lo, np.int64)
+    k.rollout_games(np.array(pos.board(), np.int8), int(pos.off[1 if pos.turn == "white" else 0]), _PHASE_CODES[ph],
+                    roll.first if roll is not None else 0, roll.second if roll is not None else 0,
+                    bool(template.named), mts, forced, nforced, bot.lookahead, bot.shortlist or 0, weights, ws, sc,
+                    nout, dbt, out)
+    sign = 1 if mover == player else -1
+    return [(1.0 if p > 0 else 0.0, float(p), int(p)) for p in (sign * out).tolist()]
 
 
 def hash_seed(seed: int, i: int, k: int) -> int:

@@ -21,7 +21,7 @@ import numpy as np
 from ..kernels import _load, movegen
 from ..position import Position
 from ..variants import Variant
-from .nets import ENCODINGS, _rolls_reaching, input_size
+from .encodings import ENCODINGS, _rolls_reaching, input_size
 
 __all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "MAX_PLY"]
 
@@ -49,7 +49,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
     key = (variant, encoding)
     mod = _KERNELS.get(key)
     if mod is None:
-        from .selfplay_template import TEMPLATE, level_source
+        from .selfplay_template import ROLLOUT, TEMPLATE, level_source
 
         mg = movegen(variant)
         source = TEMPLATE.format(
@@ -58,6 +58,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
             nin=input_size(variant, encoding), after=_after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.points + 1)])
         source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
+        source += ROLLOUT.format(races=variant.points >= 2 * variant.home)
         mod = _KERNELS[key] = _load("selfplay", source)
     return mod
 
@@ -92,7 +93,7 @@ def random_games(variant: Variant, games: int, seed: int = 0) -> tuple[int, int]
     k = kernel(variant, "td24" if variant.points == 24 else "strip")
     nin = input_size(variant, "td24" if variant.points == 24 else "strip")
     w1, b1, w2, b2 = np.zeros((nin, 1)), np.zeros(1), np.zeros((1, 1)), np.zeros(1)
-    e1, eb1, e2, eb2 = np.zeros((1, nin, 1)), np.zeros((1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1))
+    e1, eb1, e2, eb2 = np.zeros((nin, 1, 1)), np.zeros((1, 1)), np.zeros((1, 1, 1)), np.zeros((1, 1))
     rng = dice_seed(seed)
     ws = workspace(variant)
     start = start_board(variant)

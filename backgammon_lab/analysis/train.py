@@ -350,7 +350,7 @@ class Trainer:
         if self._kbuf is None:
             self._kbuf = (workspace(self.variant), start_board(self.variant))
         ws, start = self._kbuf
-        ew = (np.zeros((self._k, net.inputs, net.hidden)), np.zeros((self._k, net.hidden)),
+        ew = (np.zeros((net.inputs, self._k, net.hidden)), np.zeros((self._k, net.hidden)),
               np.zeros((self._k, self._k, net.hidden)), np.zeros((self._k, self._k)))
         if self.average and self.averaged is None:
             avg, avg_on = net.copy(), np.zeros(1, np.int64)
@@ -445,7 +445,9 @@ def warm(variants: tuple[str, ...] = ("standard", "mexican", "minigam")) -> dict
         out[f"{name} random games"] = time.perf_counter() - t
         for enc in {encoding_for(v), "td24x"} if v.points == 24 else {encoding_for(v)}:
             t = time.perf_counter()
-            Trainer(Net.create(v, hidden=2, seed=0, encoding=enc), seed=0).train(1)
+            net = Net.create(v, hidden=2, seed=0, encoding=enc)
+            Trainer(net, seed=0).train(1)
+            net.evaluate([tuple(int(x) for x in start_board(v))], [0])  # the single-position evaluation
             out[f"{name} train {enc}"] = time.perf_counter() - t
     return out
 

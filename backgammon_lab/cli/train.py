@@ -48,7 +48,10 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="continue from --out if it exists, else from the shipped net (games, weights and "
                              "dice state included)")
-    parser.add_argument("--hidden", type=positive_int, default=80, help="hidden units of a new net (default 80)")
+    parser.add_argument("--hidden", type=positive_int, default=None,
+                        help="hidden units of a new net (default 80); with --resume, widen the net's hidden layer "
+                             "to this many units (new units start with zero output weights: the values are "
+                             "unchanged until training moves them)")
     parser.add_argument("--encoding", choices=sorted(ENCODINGS), default=None,
                         help="input encoding of a new net (default: the variant's); with --resume, grow the net "
                              "to an encoding that extends its own (the new inputs start at zero weight)")
@@ -56,7 +59,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                                                                        "the checkpoint's)")
     parser.add_argument("--lambda", dest="lam", type=unit, default=None,
                         help=f"trace decay (default {DEFAULT_LAMBDA}, or the checkpoint's)")
-    parser.add_argument("--seed", type=seed_int, default=0, help="seed of a new net and its dice (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0,
+                        help="seed of a new net and its dice, or of the new units' weights when --resume "
+                             "--hidden widens a net (default 0)")
     parser.add_argument("--out", help="the net file to write (default <cache>/backgammon_lab/nets/VARIANT.npz)")
     parser.add_argument("--checkpoint", type=positive_int, default=1000, help="games between checkpoints (default 1000)")
     parser.add_argument("--minutes", type=positive, default=None, help="stop (between games) after this many minutes")
@@ -71,11 +76,12 @@ def _command_text(args: argparse.Namespace) -> str:
     parts = ["backgammon-lab", "train", args.variant, "--games", str(args.games)]
     if args.resume:
         parts.append("--resume")
-    fresh = not args.resume  # a resumed net keeps its hidden size and seed
-    for flag, val in (("--hidden", args.hidden if fresh else None), ("--encoding", args.encoding),
+    grew = getattr(args, "grew_hidden", None)
+    fresh = not args.resume  # a resumed net keeps its seed, and its hidden size unless --hidden widens it
+    for flag, val in (("--hidden", args.hidden if fresh else grew), ("--encoding", args.encoding),
                       ("--alpha", args.alpha), ("--lambda", args.lam),
-                      ("--seed", args.seed if fresh else None), ("--checkers", args.checkers), ("--minutes", args.minutes),
-                      ("--average", args.average),
+                      ("--seed", args.seed if fresh or grew else None), ("--checkers", args.checkers),
+                      ("--minutes", args.minutes), ("--average", args.average),
                       ("--checkpoint", args.checkpoint), ("--out", args.out)):
         if val is not None:
             parts += [flag, str(val)]
@@ -212,6 +218,13 @@ def train_command(args: argparse.Namespace) -> int:
         if args.encoding is not None and args.encoding != net.encoding:
             net = net.with_encoding(args.encoding)
             print(f"grew the net to encoding {args.encoding!r}", file=sys.stderr)
+        if args.hidden is not None and args.hidden != net.hidden:
+            if args.hidden < net.hidden:
+                raise AnalysisError(f"--hidden {args.hidden}: the net in {str(src)!r} has {net.hidden} hidden "
+                                    "units, and a hidden layer can only grow")
+            print(f"grew the hidden layer from {net.hidden} to {args.hidden} units", file=sys.stderr)
+            net = net.with_hidden(args.hidden, seed=args.seed)
+            args.grew_hidden = args.hidden
         avg_file = average_path(src)
         averaged = load_net(avg_file) if avg_file.is_file() and src == out else None
         trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam, average=args.average, averaged=averaged)
@@ -219,6 +232,8 @@ def train_command(args: argparse.Namespace) -> int:
     else:
         if out.exists():
             raise AnalysisError(f"{str(out)!r} exists: add --resume to continue it, or choose another --out")
+        if args.hidden is None:
+            args.hidden = 80
         net = Net.create(variant, hidden=args.hidden, seed=args.seed, encoding=args.encoding)
         trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
                           lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed,
