@@ -226,16 +226,30 @@ def test_sample_positions_are_seeded_positions_before_a_roll() -> None:
             sample_positions("minigam", n, explore=explore)  # type: ignore[arg-type]
 
 
-def _engine_and_kernel(start: object, bot: object, **kw: object) -> tuple[RolloutResult, RolloutResult]:
-    """The same rollout in the compiled kernel and on the engine path."""
+def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, **kw: object
+                       ) -> tuple[RolloutResult, RolloutResult]:
+    """The same rollout in the compiled kernel and on the engine path (and the kernel did run)."""
     from backgammon_lab.analysis import rollout as ro
+    from backgammon_lab.analysis.options import Options
 
-    fast = rollout(start, bot, progress=False, **kw)  # type: ignore[arg-type]
-    ro.KERNEL_ROLLOUTS = False
+    options = Options(bot=bot, **kw)  # type: ignore[arg-type]
+    ran = []
+    kernel_games = ro._kernel_games
+
+    def spy(args: object) -> object:
+        out = kernel_games(args)  # type: ignore[arg-type]
+        ran.append(out is not None)
+        return out
+
+    ro._kernel_games = spy  # type: ignore[assignment]
     try:
-        slow = rollout(start, bot, progress=False, **kw)  # type: ignore[arg-type]
+        fast = rollout(start, options, stratify=stratify)  # type: ignore[arg-type]
+        assert ran and all(ran), "the kernel path did not run"
+        ro.KERNEL_ROLLOUTS = False
+        slow = rollout(start, options, stratify=stratify)  # type: ignore[arg-type]
     finally:
         ro.KERNEL_ROLLOUTS = True
+        ro._kernel_games = kernel_games  # type: ignore[assignment]
     return fast, slow
 
 
