@@ -89,7 +89,7 @@ def test_a_refused_step_is_a_wrong_try_with_the_engines_words(ex: Exercise) -> N
     st = wdg.game.state
     (start, end), = [(a, b) for _t, a, b in proposal_steps(Exercise("t", "spot", ex.position, None, "",
                                                                        proposal=ex.trap), pos)]
-    why = explain_step(st.turn_start, st.dice, [], (start, end))
+    why = explain_step(st.turn_start, st.roll, [], (start, end))
     before = wdg.game.position
     messages = []
     for kind, value in step_clicks(pos, Step(start, end, 1)):

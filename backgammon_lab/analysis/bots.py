@@ -58,9 +58,6 @@ class GameLike(Protocol):
     def position(self) -> Position: ...  # noqa: D102
 
     @property
-    def dice(self) -> Roll | None: ...  # noqa: D102
-
-    @property
     def variant(self) -> Variant: ...  # noqa: D102
 
     def legal_actions(self) -> list[Any]: ...  # noqa: D102

@@ -853,7 +853,7 @@ class GameWidget(w.VBox):
     def __repr__(self) -> str:
         g = self.game
         st = g.state
-        dice = f" dice={st.dice}" if st.dice is not None and st.phase in (Phase.PLAY, Phase.CHOICE) else ""
+        dice = f" dice={st.roll}" if st.roll is not None and st.phase in (Phase.PLAY, Phase.CHOICE) else ""
         left = f" left={','.join(map(str, g.dice_left))}" if st.phase is Phase.PLAY and st.steps else ""
         return (f"<GameWidget {g.variant.name} {st.phase.value} {st.player}{dice}{left} "
                 f"move {g.index}/{len(g) - 1} vs {self.opponent}>")
