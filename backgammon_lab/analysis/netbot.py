@@ -32,10 +32,9 @@ import numpy as np
 
 from ..engine import KEEP, REROLL, NameDoubles, TurnState
 from ..errors import AnalysisError, TableMissingError
-from ..game import Game
 from ..position import Play
 from ..variants import Variant
-from .bots import Bot, GameLike
+from .bots import Bot, GameLike, roll_of
 from .nets import Net, play_board, shipped_net
 from .options import Options, as_options
 from .rollout import turn_state
@@ -47,10 +46,9 @@ __all__ = ["NetBot"]
 def _rolled(game: GameLike, message: str) -> TurnState:
     """The turn state of ``game`` (a Game or a TurnState) from the turn's start, ``message`` raised
     when no dice are rolled."""
-    st = game.state if isinstance(game, Game) else game
-    if not isinstance(st, TurnState) or st.roll is None:
+    if roll_of(game) is None:
         raise AnalysisError(message)
-    return turn_state(st)
+    return turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
 
 
 class NetBot(Bot):
