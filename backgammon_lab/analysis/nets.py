@@ -214,14 +214,16 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
     return np.concatenate([_thermometer(c)[counts].reshape(k, -1), pips], axis=1)
 
 
-def swap_boards(boards: np.ndarray, opp_off: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The same positions seen by the opponent: its mover's-eye boards and the first side's off."""
+def swap_boards(boards: np.ndarray, opp_off: np.ndarray, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """The same positions of ``variant`` seen by the opponent: its mover's-eye boards and the first
+    side's off."""
+    n, bar = variant.points, variant.bar
     s = np.empty_like(boards)
-    s[:, 0] = opp_off
-    s[:, 1:n + 1] = -boards[:, n:0:-1]
-    s[:, n + 1] = boards[:, n + 2]
-    s[:, n + 2] = boards[:, n + 1]
-    return s, boards[:, 0].copy()
+    s[:, OFF] = opp_off
+    s[:, 1:bar] = -boards[:, n:0:-1]  # the opponent's point p is this side's point flip(p) = bar - p
+    s[:, bar] = boards[:, bar + 1]
+    s[:, bar + 1] = boards[:, bar]
+    return s, boards[:, OFF].copy()
 
 
 def flip(values: np.ndarray) -> np.ndarray:
@@ -440,7 +442,7 @@ class Net:
         them for the position it goes on to learn from)."""
         n = self.variant.points
         b, o = _as_boards(boards, opp_off, n)
-        sb, so = swap_boards(b, o, n)
+        sb, so = swap_boards(b, o, self.variant)
         same = np.zeros(b.shape[0], dtype=bool) if same_side is None else np.asarray(same_side, dtype=bool)
         if same.any():
             sb[same] = b[same]
