@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .errors import GameError, IllegalMoveError
+from .errors import GameError, IllegalMoveError, whole_number
 from .position import BLACK, WHITE, Play, Player, Position, Roll, Step, format_play, other
 from .rules import Explanation, PlayList, PlayNode, legal_plays
 from .variants import Rule, Variant, find_variant
@@ -128,9 +128,7 @@ class NameDoubles:
     number: int
 
     def __post_init__(self) -> None:
-        n = self.number
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 6:
-            raise GameError(f"named doubles are a number from 1 to 6, not {n!r}")
+        whole_number(self.number, "named doubles", 1, 6, GameError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,7 +493,7 @@ def after_play(position: Position, roll: Roll, play: Play | Sequence[Step], *, n
     rerolls_lost = v.after_play(dice, named, used + len(left)) != "end_turn"
     if not used:
         die = roll.low
-        on_bar = v.bar_first and position.count(position.turn, v.points + 1) > 0
+        on_bar = v.bar_first and position.count(position.turn, v.bar) > 0
         if v.low_die_first and not roll.is_double:
             reason = "lower_die_cannot_enter" if on_bar else "lower_die_blocked"
         else:
@@ -553,11 +551,6 @@ class TurnState:
     def player(self) -> Player:
         """The player who acts next (rolls, chooses or plays)."""
         return self.position.turn
-
-    @property
-    def dice(self) -> Roll | None:
-        """Alias of ``roll``."""
-        return self.roll
 
     @property
     def mexican(self) -> bool:

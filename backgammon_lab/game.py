@@ -28,7 +28,6 @@ history (the generator's state is part of it, so a re-roll after undo repeats th
 from __future__ import annotations
 
 import json
-import operator
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -58,15 +57,12 @@ from .engine import (
     position_state,
     start_state,
 )
-from .errors import BackgammonError, GameError, NotationError, plain_message
+from .errors import BackgammonError, GameError, NotationError, plain_message, whole_number
 from .position import Play, Player, Position, Roll, Step
 from .rules import PlayList
 from .variants import Variant, find_variant
 
-__all__ = ["Game", "GameState", "HistoryEntry", "ALL_ROLLS", "roll_probability", "Phase"]
-
-#: The state of a game at one point (the engine's :class:`~backgammon_lab.engine.TurnState`).
-GameState = TurnState
+__all__ = ["Game", "HistoryEntry", "ALL_ROLLS", "roll_probability", "Phase"]
 
 #: A record of a game may not hold more actions than this (a real game has a few hundred).
 MAX_RECORD_ACTIONS = 100_000
@@ -89,16 +85,6 @@ class HistoryEntry:
     events: tuple[Event, ...]
     text: str | None
     rng_state: Any
-
-
-def _count(n: Any, what: str) -> int:
-    """A whole number of actions: an int or an integer type (``True``, ``0.5``, ``nan`` refused)."""
-    if isinstance(n, (bool, float)):
-        raise GameError(f"{what} takes a whole number of actions, not {n!r}")
-    try:
-        return operator.index(n)
-    except TypeError:
-        raise GameError(f"{what} takes a whole number of actions, not {n!r}") from None
 
 
 class Game:
@@ -345,14 +331,14 @@ class Game:
 
     def undo(self, n: int = 1) -> Game:
         """Go back ``n`` actions (the dice generator goes back too)."""
-        k = _count(n, "undo")
+        k = whole_number(n, "undo", error=GameError)
         if k < 0 or k > self._index:
             raise GameError(f"cannot undo {n!r} action(s); {self._index} can be undone")
         return self._go(self._index - k)
 
     def redo(self, n: int = 1) -> Game:
         """Replay ``n`` undone actions."""
-        k = _count(n, "redo")
+        k = whole_number(n, "redo", error=GameError)
         last = len(self._entries) - 1
         if k < 0 or self._index + k > last:
             raise GameError(f"cannot redo {n!r} action(s); {last - self._index} can be redone")
@@ -360,7 +346,7 @@ class Game:
 
     def goto(self, index: int) -> Game:
         """Jump to point ``index`` of the history (0 = the start), keeping redo available."""
-        i = _count(index, "goto")
+        i = whole_number(index, "goto", error=GameError)
         if not 0 <= i <= len(self._entries) - 1:
             raise GameError(f"no point {index!r} in this game's history (0..{len(self._entries) - 1})")
         return self._go(i)
@@ -519,11 +505,6 @@ class Game:
             if not isinstance(value, str):
                 raise NotationError(f"'step' takes move text like '13/7', not {value!r:.200}")
             self.step(value)
-
-    @classmethod
-    def from_json(cls, text: str) -> Game:
-        """Alias of :meth:`from_record` for JSON text."""
-        return cls.from_record(text)
 
     def text_record(self) -> str:
         """The game record printed as numbered lines of plain text."""

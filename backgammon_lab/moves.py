@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .errors import IllegalMoveError, NotationError, show
-from .position import Position, Step
+from .errors import IllegalMoveError, NotationError, show, whole_number
+from .position import OFF, Position, Step
 
 __all__ = ["parse_steps", "coerce_step", "MAX_REPEAT"]
 
@@ -66,10 +66,6 @@ def _quote(text: str) -> str:
     return repr(text) if len(text) <= 200 else repr(text[:120] + " ... " + text[-40:])
 
 
-def _point(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def coerce_step(position: Position, step: Any, dice_left: Sequence[int] | None = None) -> Step:
     """Turn a :class:`Step`, a ``(start, end[, die])`` tuple or text like ``"bar/22"`` into a Step.
 
@@ -77,10 +73,8 @@ def coerce_step(position: Position, step: Any, dice_left: Sequence[int] | None =
     reaches off. Raises :class:`NotationError` for anything that is not a step and
     :class:`IllegalMoveError` (reason ``bad_point``) for a point off the board.
     """
-    n = position.variant.points
+    n, bar = position.variant.points, position.variant.bar
     if isinstance(step, Step):
-        if not all(_point(x) for x in (step.start, step.end, step.die)):
-            raise NotationError(f"a step's points and die are integers, not {show(step)}")
         start, end, die = step.start, step.end, step.die
     elif isinstance(step, str):
         segs = parse_steps(step, n)
@@ -96,16 +90,21 @@ def coerce_step(position: Position, step: Any, dice_left: Sequence[int] | None =
         if len(rest) > 1:
             raise NotationError(f"a step is (start, end) or (start, end, die), not {show(step)}")
         die = rest[0] if rest else None
-        for x in (start, end, die):
-            if x is not None and not _point(x):
-                raise NotationError(f"a step's points and die are integers, not {show(step)}")
         if start is None or end is None:
+            if not all(x is None or type(x) is int for x in (start, end, die)):
+                raise NotationError(f"a step's points and die are integers, not {show(step)}")
             raise NotationError(f"a step's points are integers, not {show(step)}")
-    if not (1 <= start <= n + 1 and 0 <= end <= n):
+    if not isinstance(step, str):
+        try:
+            start, end = whole_number(start, "", error=NotationError), whole_number(end, "", error=NotationError)
+            die = None if die is None else whole_number(die, "", error=NotationError)
+        except NotationError:
+            raise NotationError(f"a step's points and die are integers, not {show(step)}") from None
+    if not (1 <= start <= bar and OFF <= end <= n):
         raise IllegalMoveError(f"step {show(step)} leaves the {n}-point board", "bad_point",
                                f"There is no such point on a {n}-point board: {show(step)}.")
-    if isinstance(step, Step):
-        return step
+    if isinstance(step, Step):  # numpy's integers, say, become ints
+        return step if all(type(x) is int for x in (step.start, step.end, step.die)) else Step(start, end, step.die if die is None else die, step.hit)
     if die is None:
         dist = start - end
         die = dist

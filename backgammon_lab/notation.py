@@ -1,10 +1,13 @@
-"""Every text form in one place: the JSON form, the position string, GNU Backgammon Position IDs,
-the text diagram, and move notation (``24/18 13/11*``, ``bar/22``, ``6/off``, ``8/5(2)``).
+"""The position's text forms in one place: the JSON form, the position string, GNU Backgammon
+Position IDs and the text diagram.
 
 This module is the top of the core's layers and only gathers: the position forms are read and
 written by :mod:`backgammon_lab.textforms` and built by :class:`~backgammon_lab.position.Position`
-(``Position.from_string`` and the functions here are the same code), move text is read by
-:mod:`backgammon_lab.moves` and judged by :mod:`backgammon_lab.rules`. See ``docs/notation.md``.
+(``Position.from_string`` and the functions here are the same code). Move notation
+(``24/18 13/11*``, ``bar/22``, ``6/off``, ``8/5(2)``) has its own owners: it is read by
+:mod:`backgammon_lab.moves` (``parse_steps``, ``coerce_step``), written by
+:func:`~backgammon_lab.position.format_play` and judged by :mod:`backgammon_lab.rules`
+(``parse_play``, ``explain_play``). See ``docs/notation.md``.
 
 The position string, ``VARIANT/TURN/WHITE/BLACK`` (``standard/w/24x2,13x5,8x3,6x5/24x2,13x5,8x3,6x5``
 is the standard start), is described in full in :mod:`backgammon_lab.textforms`, which reads and
@@ -15,10 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .moves import coerce_step, parse_steps
-from .position import WHITE, Player, Position, format_play
-from .rules import explain_play, parse_play
-from .textforms import ID_ON_ROLL_FIRST
+from .position import WHITE, Player, Position
 from .variants import Variant
 
 __all__ = [
@@ -29,12 +29,6 @@ __all__ = [
     "position_from_id",
     "parse_position",
     "diagram",
-    "format_play",
-    "parse_play",
-    "explain_play",
-    "parse_steps",
-    "coerce_step",
-    "ID_ON_ROLL_FIRST",
 ]
 
 

@@ -35,7 +35,7 @@ from . import position as _position
 from .errors import AmbiguousMoveError, IllegalMoveError, VariantError, show
 from .kernels import movegen, refusal_condition, step_rule_parts
 from .moves import coerce_step, parse_steps
-from .position import Play, Position, Roll, Step
+from .position import OFF, Play, Position, Roll, Step, place_text
 from .variants import Rule, StepCheck
 
 __all__ = [
@@ -112,12 +112,13 @@ class _Rules:
     single-step rules compiled into the step generator (``steps``) and the judge
     (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
 
-    __slots__ = ("n", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
+    __slots__ = ("n", "bar", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
                  "steps", "judge", "source", "orders", "_kernel", "_ws")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
         self.n = variant.points
+        self.bar = variant.bar
         self.home = variant.home
         self.cap = variant.stacking_cap
         self.exact = variant.exact_bear_off
@@ -133,8 +134,8 @@ class _Rules:
             guard = {"land": "t > 0 and ", "off": "t <= 0 and "}.get(c.at, "")
             judge_lines.append(f"    if {guard}{refusal_condition(c)}:\n        return {i}, t, x, hi")
         self.source = _STEPS_SRC.format(**step_rule_parts(self.checks), judge_lines="\n".join(judge_lines))
-        env: dict[str, Any] = {"SOURCES": tuple(range(self.n + 1, 0, -1)), "BAR": self.n + 1,
-                               "OPP_BAR": self.n + 2, "CAP": self.cap, "HOME": self.home}
+        env: dict[str, Any] = {"SOURCES": tuple(range(self.bar, 0, -1)), "BAR": self.bar,
+                               "OPP_BAR": self.bar + 1, "CAP": self.cap, "HOME": self.home}
         exec(compile(self.source, f"<step rules of {variant!r}>", "exec"), env)  # noqa: S102
         self.steps: Callable[[Board, int], list[tuple[int, int, Board, bool]]] = env["steps"]
         self.judge: Callable[[Board, int, int], tuple[int, int, int | None, int] | None] = env["judge"]
@@ -166,10 +167,9 @@ class _Rules:
         if j is None:
             return None
         i, t, x, hi = j
-        n = self.n
         words = {"s": s, "t": t, "d": d, "x": x, "hi": hi, "held": -x if x is not None else 0,
-                 "CAP": self.cap, "HOME": self.home, "BAR": n + 1,
-                 "start": "the bar" if s == n + 1 else f"point {s}",
+                 "CAP": self.cap, "HOME": self.home, "BAR": self.bar,
+                 "start": "the bar" if s == self.bar else f"point {s}",
                  "end": "off" if t <= 0 else f"point {t}"}
         return self.checks[i], words
 
@@ -317,10 +317,10 @@ class PlayNode:
             st = coerce_step(position, step, dice_left=left or list(d))
         except IllegalMoveError as e:
             return _why(position, e.reason, e.explanation)
-        name = "the bar" if st.start == n + 1 else f"point {st.start}"
-        where = "off" if st.end == 0 else f"point {st.end}"
-        if not (1 <= st.start <= n + 1) or not (0 <= st.end <= n):
-            return _why(position, "bad_point", f"There is no point {st.start if not 1 <= st.start <= n + 1 else st.end} "
+        name = "the bar" if st.start == r.bar else f"point {st.start}"
+        where = "off" if st.end == OFF else f"point {st.end}"
+        if not (1 <= st.start <= r.bar) or not (OFF <= st.end <= n):
+            return _why(position, "bad_point", f"There is no point {st.start if not 1 <= st.start <= r.bar else st.end} "
                         f"on a {n}-point board.")
         if st.end >= st.start:
             return _why(position, "backwards", f"Checkers move from higher to lower numbers: {name} to {where} "
@@ -404,7 +404,7 @@ class PlayNode:
         text = st.text(n)
 
         def chain(path: list[int]) -> str:
-            return "/".join("bar" if p == n + 1 else "off" if p == 0 else str(p) for p in path)
+            return "/".join(place_text(p, n) for p in path)
 
         for path, _at, fail in ways:
             if fail is None:
@@ -495,7 +495,7 @@ class PlayList(Sequence[Play]):
 
     def _position_of(self, board: Board) -> Position:
         pos = self.position
-        return Position.from_board(pos.variant, pos.turn, board, pos.off[1 if pos.turn == "white" else 0])
+        return Position.from_board(pos.variant, pos.turn, board, pos.opponent_off)
 
     # -- the sequence of plays ---------------------------------------------------------------
     def __getitem__(self, i: Any) -> Any:
@@ -636,7 +636,7 @@ def legal_plays(position: Position, dice: Any) -> PlayList:
     r = _rules(position.variant)
     b0 = position.board()
     best, maxlen = _legal(r, b0, d)
-    v, turn, opp_off = position.variant, position.turn, position.off[1 if position.turn == "white" else 0]
+    v, turn, opp_off = position.variant, position.turn, position.opponent_off
     plays = [Play._lazy(raw, (v, turn, nb, opp_off)) for nb, raw in best.items()]
     return PlayList(position, d, plays, maxlen, best, r, b0)
 
@@ -787,7 +787,7 @@ def _lower_die_lost(r: _Rules, position: Position, b: Board, lo: int, hi: int) -
     """M3: the lower die cannot be played, so the turn is lost; say why the lower die cannot move."""
     n = r.n
     reasons = []
-    for s in range(n + 1, 0, -1):
+    for s in range(r.bar, 0, -1):
         if b[s] > 0:
             got = r.refusal(b, s, lo)
             if got is not None:

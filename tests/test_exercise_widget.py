@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from backgammon_lab.lessons import EXERCISES, Exercise, LessonError, Progress, exercise, solve, stage
-from backgammon_lab.lessons.exercises import mover_point, proposal_steps, step_clicks
+from backgammon_lab.lessons.exercises import proposal_steps, step_clicks
 from backgammon_lab.position import Step
 from backgammon_lab.rules import REASONS, explain_step, legal_plays
 from backgammon_lab.widgets.exercise import CourseWidget, ExerciseWidget, lesson
@@ -89,7 +89,7 @@ def test_a_refused_step_is_a_wrong_try_with_the_engines_words(ex: Exercise) -> N
     st = wdg.game.state
     (start, end), = [(a, b) for _t, a, b in proposal_steps(Exercise("t", "spot", ex.position, None, "",
                                                                        proposal=ex.trap), pos)]
-    why = explain_step(st.turn_start, st.dice, [], (start, end))
+    why = explain_step(st.turn_start, st.roll, [], (start, end))
     before = wdg.game.position
     messages = []
     for kind, value in step_clicks(pos, Step(start, end, 1)):
@@ -148,7 +148,7 @@ def test_a_wrong_answer_is_explained_and_costs_a_star(ex: Exercise) -> None:
     if ex.kind == "land":
         wrong = next(p for p in range(1, pos.variant.points + 1) if p not in ans.accepts)
         wdg.board.click("point", wrong)
-        why = explain_step(pos, wdg.game.state.roll, [], Step(ex.start, mover_point(pos, wrong), ex.die))
+        why = explain_step(pos, wdg.game.state.roll, [], Step(ex.start, pos.variant.renumber(wrong, pos.turn), ex.die))
         assert wdg.feedback.startswith("Not ") and f"White's point {wrong}" in wdg.feedback
         if not why.legal and why.code != "backwards":
             assert why.message in wdg.feedback

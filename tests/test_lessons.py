@@ -26,7 +26,7 @@ from backgammon_lab.lessons import (
     stages_of,
     stars_for,
 )
-from backgammon_lab.lessons.exercises import build_game, step_clicks, white_point
+from backgammon_lab.lessons.exercises import build_game, step_clicks
 from backgammon_lab.rules import legal_plays
 
 ROWS = [f"S{i}" for i in range(1, 5)] + [f"M{i}" for i in range(1, 12)] + [f"G{i}" for i in range(1, 9)]
@@ -167,7 +167,7 @@ def test_answers_are_computed_not_written() -> None:
 
 def test_clicks_and_numbering() -> None:
     pos = Position.from_string("minigam/b/5,4,barx6/5,barx7")
-    assert white_point(pos, 5) == 2 and white_point(Position.start("minigam"), 5) == 5
+    assert pos.variant.renumber(5, pos.turn) == 2 and pos.variant.renumber(5, "white") == 5
     st = dice_state(pos, (3, 1)).next_steps()[0]
     clicks = step_clicks(pos, st)
     assert clicks[0][0] in ("point", "bar") and len(clicks) == 2

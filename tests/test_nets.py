@@ -218,8 +218,8 @@ def test_swap_boards_twice_is_the_identity() -> None:
     ps = _positions("standard", 30, seed=4)
     b = np.array([p.board() for p in ps])
     o = np.array([_opp(p) for p in ps])
-    s, so = swap_boards(b, o, 24)
-    back, bo = swap_boards(s, so, 24)
+    s, so = swap_boards(b, o, find_variant("standard"))
+    back, bo = swap_boards(s, so, find_variant("standard"))
     assert np.array_equal(back, b) and np.array_equal(bo, o)
     assert np.array_equal(s[0], p_swapped_board(ps[0]))
 

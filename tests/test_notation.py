@@ -74,8 +74,6 @@ def test_notation_gathers_every_text_form() -> None:
     assert notation.diagram(start) == str(start)
 
 
-@pytest.mark.xfail(strict=True, reason="notation.py still re-exports format_play, parse_play, explain_play, "
-                   "parse_steps, coerce_step and ID_ON_ROLL_FIRST (issue 17: delete them, then this mark)")
 def test_notation_exports_its_own_functions_only() -> None:
     from backgammon_lab import notation
 

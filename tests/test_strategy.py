@@ -380,3 +380,15 @@ def test_par_of_clicks_and_the_stars() -> None:
     assert f"Clicks: {len(wrong) + 1}, par 1." in wdg.feedback
     # the best stars are kept across tries
     assert wdg.progress.stars(p.id) == 3
+
+
+@pytest.mark.parametrize("turn", ["w", "b"])
+def test_a_shot_drill_highlights_the_blot_in_the_movers_numbering(turn: str) -> None:
+    """The board tints points in the mover's numbering: the blot (on its owner's point 18) is the
+    mover's point 7 whichever side is to roll."""
+    blot, rest = "18,13x5,8x4,6x5", "13x15"
+    text = f"standard/w/{rest}/{blot}" if turn == "w" else f"standard/b/{blot}/{rest}"
+    q = question(Drill("x", "shots", text, "d.shots", point=18))
+    pos = q.position
+    assert q.highlight == (7,)
+    assert pos.count(pos.turn, 7) == 0 and pos.count("black" if pos.turn == "white" else "white", 18) == 1

@@ -43,7 +43,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..engine import Choice, MakePlay, NameDoubles, OpeningRoll, Phase, RollDice, TurnState
-from ..errors import AnalysisError, BackgammonError
+from ..errors import AnalysisError, BackgammonError, whole_number
 from ..game import Game
 from ..position import BLACK, WHITE, Player
 from .hints import doubles_hint, hint, opening_hint
@@ -393,8 +393,10 @@ def analyse(game: Game | dict[str, Any] | str | bytes, options: Options | None =
     opts = as_options(options)
     if opts.games is not None:
         raise AnalysisError(f"game analysis does not roll out: leave games out of the options, not {opts.games!r}")
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1:
-        raise AnalysisError(f"chunk is a whole number of actions, at least 1, not {chunk!r}")
+    try:
+        chunk = whole_number(chunk, "chunk", 1, error=AnalysisError)
+    except AnalysisError:
+        raise AnalysisError(f"chunk is a whole number of actions, at least 1, not {chunk!r}") from None
     g = _game(game)
     record = g.record()
     record.pop("pending_steps", None)

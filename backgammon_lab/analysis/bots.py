@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine import ALL_ROLLS, KEEP, REROLL, Choice, MakePlay, NameDoubles, Phase, advance, dice_state
+from ..engine import ALL_ROLLS, KEEP, REROLL, Choice, MakePlay, NameDoubles, Phase, TurnState, advance, dice_state
 from ..errors import GameError, TableMissingError
+from ..game import Game
 from ..position import OFF, Play, Position, Roll
 from ..rules import legal_boards
 from ..variants import Variant
@@ -58,12 +59,15 @@ class GameLike(Protocol):
     def position(self) -> Position: ...  # noqa: D102
 
     @property
-    def dice(self) -> Roll | None: ...  # noqa: D102
-
-    @property
     def variant(self) -> Variant: ...  # noqa: D102
 
     def legal_actions(self) -> list[Any]: ...  # noqa: D102
+
+
+def roll_of(game: GameLike) -> Roll | None:
+    """The roll being played in ``game`` (a Game or a TurnState; named doubles included), if any."""
+    st = game.state if isinstance(game, Game) else game
+    return st.roll if isinstance(st, TurnState) else None
 
 
 class Bot:
@@ -84,11 +88,11 @@ class Bot:
         raise GameError(f"no decision to make in phase {str(phase)!r}")
 
     def choose_play(self, game: GameLike, plays: Sequence[Play]) -> Play:
-        """Pick one of ``plays`` (the legal plays of ``game.dice``)."""
+        """Pick one of ``plays`` (the legal plays of the game's roll)."""
         return plays[0]
 
     def keep_or_reroll(self, game: GameLike) -> str:
-        """Mexican opening (M2): ``"keep"`` the opening dice ``game.dice`` or ``"reroll"``."""
+        """Mexican opening (M2): ``"keep"`` the opening dice or ``"reroll"``."""
         return "keep"
 
     def name_doubles(self, game: GameLike) -> int:
@@ -298,8 +302,9 @@ class HeuristicBot(Bot):
         """Keep when the opening dice score at least a fresh roll's average (one roll ahead)."""
         pos = game.position
         w = self._w(game.variant)
-        assert game.dice is not None
-        keep = self._roll_score(pos, game.dice.dice, w)
+        roll = roll_of(game)
+        assert roll is not None
+        keep = self._roll_score(pos, roll.dice, w)
         fresh = sum(p * self._roll_score(pos, r.dice, w) for r, p in ALL_ROLLS)
         return KEEP if keep >= fresh else REROLL
 

@@ -362,7 +362,7 @@ def _heuristic_order(position: Position, plays: Sequence[Play]) -> list[int]:
 
     def score(i: int) -> float:
         pos = plays[i].position
-        return evaluate(pos.board(), pos.variant, pos.off[1 if pos.turn == "white" else 0])
+        return evaluate(pos.board(), pos.variant, pos.opponent_off)
 
     return sorted(range(len(plays)), key=lambda i: (-score(i), i))
 

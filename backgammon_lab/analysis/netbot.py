@@ -30,17 +30,25 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..engine import KEEP, REROLL, NameDoubles
+from ..engine import KEEP, REROLL, NameDoubles, TurnState
 from ..errors import AnalysisError, TableMissingError
 from ..position import Play
 from ..variants import Variant
-from .bots import Bot, GameLike
+from .bots import Bot, GameLike, roll_of
 from .nets import Net, play_board, shipped_net
 from .options import Options, as_options
 from .rollout import turn_state
 from .search import SHORTLIST, Evaluator, equity_of, rank_key
 
 __all__ = ["NetBot"]
+
+
+def _rolled(game: GameLike, message: str) -> TurnState:
+    """The turn state of ``game`` (a Game or a TurnState) from the turn's start, ``message`` raised
+    when no dice are rolled."""
+    if roll_of(game) is None:
+        raise AnalysisError(message)
+    return turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
 
 
 class NetBot(Bot):
@@ -87,9 +95,7 @@ class NetBot(Bot):
         """The mover's values at 0-ply after each of ``plays`` (rows of the net's outputs), the
         naming after a Mexican looked up for every play."""
         ev = self._evaluator(self.net_for(game.variant))
-        if game.dice is None:
-            raise AnalysisError("no dice to play: the game is not in phase 'play'")
-        state = turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
+        state = _rolled(game, "no dice to play: the game is not in phase 'play'")
         rows = ev.play_values(state)
         assert state.plays is not None
         index = {play_board(p): i for i, p in enumerate(state.plays)}
@@ -103,9 +109,7 @@ class NetBot(Bot):
         if len(plays) == 1:
             return plays[0]
         ev = self._evaluator(self.net_for(game.variant))
-        if game.dice is None:
-            raise AnalysisError("no dice to play: the game is not in phase 'play'")
-        state = turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
+        state = _rolled(game, "no dice to play: the game is not in phase 'play'")
         ply = self.options.ply_for(game.variant)
         if ply:
             ranked = ev.rank_plays(state, ply, self.options.filters)
@@ -121,9 +125,7 @@ class NetBot(Bot):
     def keep_or_reroll(self, game: GameLike) -> str:
         """``"keep"`` when the best play of the opening dice is worth at least rolling again."""
         ev = self._evaluator(self.net_for(game.variant))
-        if game.dice is None:
-            raise AnalysisError("no opening dice to keep: the game is not in phase 'choice'")
-        state = turn_state(game)  # type: ignore[arg-type]  # a Game or a TurnState
+        state = _rolled(game, "no opening dice to keep: the game is not in phase 'choice'")
         ply = self.options.ply_for(game.variant)
         keep, fresh = (equity_of(ev.decision_value(state, a, ply)) for a in (KEEP, REROLL))
         return "keep" if keep >= fresh else "reroll"

@@ -53,6 +53,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import whole_number
+from ..position import OFF
 from ..variants import Variant, find_variant
 from .encodings import ENCODINGS, FEATURES, NetError, _check_encoding, _rolls_reaching, encoding_for, input_size
 
@@ -157,20 +159,20 @@ def _runs_upto6(made: np.ndarray) -> np.ndarray:
 def features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     """The hand-made features of ``td24x`` (:data:`FEATURES`, the side to act's six, then the
     opponent's), shape ``(B, 12)``; see the module docstring."""
-    n, c, home = variant.points, variant.checkers, variant.home
+    n, bar, c, home = variant.points, variant.bar, variant.checkers, variant.home
     b, _ = _as_boards(boards, opp_off, n)
     k = b.shape[0]
-    pts = b[:, 1:n + 1]
+    pts = b[:, 1:bar]
     me = np.maximum(pts, 0)
     op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
     # rows 0..k-1: the side to act; rows k..2k-1: its opponent (each in its own numbering)
     mine = np.concatenate([me, op])
     theirs = np.concatenate([op, me])
-    bar_mine = np.concatenate([b[:, n + 1], b[:, n + 2]])
-    bar_theirs = np.concatenate([b[:, n + 2], b[:, n + 1]])
+    bar_mine = np.concatenate([b[:, bar], b[:, bar + 1]])
+    bar_theirs = np.concatenate([b[:, bar + 1], b[:, bar]])
     has = mine > 0
-    back = np.where(bar_mine > 0, n + 1, np.where(has.any(1), n - np.argmax(has[:, ::-1], axis=1), 0))
-    contact = (back[:k] + back[k:] > n + 1).astype(np.float64)
+    back = np.where(bar_mine > 0, bar, np.where(has.any(1), n - np.argmax(has[:, ::-1], axis=1), 0))
+    contact = (back[:k] + back[k:] > bar).astype(np.float64)
     blots = mine == 1
     made = mine >= 2
     f = np.empty((2 * k, len(FEATURES)))
@@ -192,34 +194,36 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
     _check_encoding(variant, enc)
     if enc == "td24x":
         return np.concatenate([encode(variant, boards, opp_off, "td24"), features(variant, boards, opp_off)], axis=1)
-    n, c = variant.points, variant.checkers
+    n, bar, c = variant.points, variant.bar, variant.checkers
     b, o = _as_boards(boards, opp_off, n)
-    pts = b[:, 1:n + 1]
+    pts = b[:, 1:bar]
     me = np.maximum(pts, 0)
     op = np.maximum(-pts, 0)[:, ::-1]  # the opponent's checkers in its own numbering
-    ranks = np.arange(1, n + 1)
-    me_pips = (me * ranks).sum(1) + (n + 1) * b[:, n + 1]
-    op_pips = (op * ranks).sum(1) + (n + 1) * b[:, n + 2]
+    ranks = np.arange(1, bar)
+    me_pips = (me * ranks).sum(1) + bar * b[:, bar]
+    op_pips = (op * ranks).sum(1) + bar * b[:, bar + 1]
     k = b.shape[0]
     if enc == "td24":
         counts = np.minimum(np.concatenate([me, op], axis=1), 15)
-        extra = np.stack([b[:, n + 1] / 2.0, b[:, n + 2] / 2.0, b[:, 0] / c, o / c,
+        extra = np.stack([b[:, bar] / 2.0, b[:, bar + 1] / 2.0, b[:, OFF] / c, o / c,
                           me_pips / 100.0, op_pips / 100.0], axis=1)
         return np.concatenate([_TD_UNITS[counts].reshape(k, -1), extra], axis=1)
-    counts = np.concatenate([me, op, b[:, n + 1:n + 3], b[:, 0:1], o[:, None]], axis=1)
-    scale = float(c * (n + 1))
+    counts = np.concatenate([me, op, b[:, bar:bar + 2], b[:, OFF:OFF + 1], o[:, None]], axis=1)
+    scale = float(c * bar)
     pips = np.stack([me_pips / scale, op_pips / scale], axis=1)
     return np.concatenate([_thermometer(c)[counts].reshape(k, -1), pips], axis=1)
 
 
-def swap_boards(boards: np.ndarray, opp_off: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The same positions seen by the opponent: its mover's-eye boards and the first side's off."""
+def swap_boards(boards: np.ndarray, opp_off: np.ndarray, variant: Variant) -> tuple[np.ndarray, np.ndarray]:
+    """The same positions of ``variant`` seen by the opponent: its mover's-eye boards and the first
+    side's off."""
+    n, bar = variant.points, variant.bar
     s = np.empty_like(boards)
-    s[:, 0] = opp_off
-    s[:, 1:n + 1] = -boards[:, n:0:-1]
-    s[:, n + 1] = boards[:, n + 2]
-    s[:, n + 2] = boards[:, n + 1]
-    return s, boards[:, 0].copy()
+    s[:, OFF] = opp_off
+    s[:, 1:bar] = -boards[:, n:0:-1]  # the opponent's point p is this side's point flip(p) = bar - p
+    s[:, bar] = boards[:, bar + 1]
+    s[:, bar + 1] = boards[:, bar]
+    return s, boards[:, OFF].copy()
 
 
 def flip(values: np.ndarray) -> np.ndarray:
@@ -317,8 +321,10 @@ class Net:
         default :func:`encoding_for`)."""
         v = find_variant(variant)
         enc = encoding or encoding_for(v)
-        if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= 4096:
-            raise NetError(f"hidden units are a whole number from 1 to 4096, not {hidden!r}")
+        try:
+            hidden = whole_number(hidden, "hidden", 1, 4096, NetError)
+        except NetError:
+            raise NetError(f"hidden units are a whole number from 1 to 4096, not {hidden!r}") from None
         g = rng if rng is not None else np.random.default_rng(seed)
         n_in = input_size(v, enc)
         k = 5 if v.gammons else 1
@@ -369,9 +375,11 @@ class Net:
         ``seed``, the net's games and both sizes), a zero bias and **zero output weights**, so every
         value stays as it was; training then moves their output weights, and through them their
         input weights. Recorded in ``meta["grown"]``."""
-        if not isinstance(hidden, int) or isinstance(hidden, bool) or not self.hidden <= hidden <= 4096:
+        try:
+            hidden = whole_number(hidden, "hidden", self.hidden, 4096, NetError)
+        except NetError:
             raise NetError(f"a net's hidden layer can only grow: {hidden!r} is not a whole number from "
-                           f"{self.hidden} (this net's) to 4096")
+                           f"{self.hidden} (this net's) to 4096") from None
         if hidden == self.hidden:
             return self.copy()
         extra = hidden - self.hidden
@@ -415,8 +423,7 @@ class Net:
         """Values (one row) of a :class:`~backgammon_lab.position.Position` for ``position.turn``,
         who is about to roll."""
         self.check_variant(position.variant)
-        i = 0 if position.turn == "white" else 1
-        return self.evaluate([position.board()], [position.off[1 - i]])[0]
+        return self.evaluate([position.board()], [position.opponent_off])[0]
 
     def values_after(self, boards: Any, opp_off: Any, *, same_side: Sequence[bool] | np.ndarray | None = None
                      ) -> np.ndarray:
@@ -435,7 +442,7 @@ class Net:
         them for the position it goes on to learn from)."""
         n = self.variant.points
         b, o = _as_boards(boards, opp_off, n)
-        sb, so = swap_boards(b, o, n)
+        sb, so = swap_boards(b, o, self.variant)
         same = np.zeros(b.shape[0], dtype=bool) if same_side is None else np.asarray(same_side, dtype=bool)
         if same.any():
             sb[same] = b[same]
@@ -454,9 +461,9 @@ class Net:
         out = np.zeros((boards.shape[0], k))
         out[:, 0] = 1.0
         if k == 5:
-            v, n = self.variant, self.variant.points
+            v = self.variant
             gammon = opp_off == 0
-            deep = (boards[:, n + 2] > 0) | (np.minimum(boards[:, 1:v.home + 1], 0).sum(1) < 0)
+            deep = (boards[:, v.bar + 1] > 0) | (np.minimum(boards[:, 1:v.home + 1], 0).sum(1) < 0)
             out[:, 1] = gammon
             out[:, 2] = gammon & deep
         return out

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Phase, TurnState, play, position_state, start_state
-from ..errors import AnalysisError, GameError
+from ..errors import AnalysisError, GameError, whole_number
 from ..game import Game
 from ..position import Player, Position, other
 from ..variants import find_variant
@@ -118,8 +118,10 @@ def sample_positions(variant: Any, n: int, bot: Bot | None = None, *, seed: int 
     ['white', 'black', 'white']
     """
     v = find_variant(variant)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise RolloutError(f"the number of positions is a whole number, at least 0, not {n!r}")
+    try:
+        n = whole_number(n, "n", 0, error=RolloutError)
+    except RolloutError:
+        raise RolloutError(f"the number of positions is a whole number, at least 0, not {n!r}") from None
     if isinstance(explore, bool) or not isinstance(explore, (int, float)) or not 0.0 <= explore <= 1.0:
         raise RolloutError(f"explore is a rate from 0 to 1, not {explore!r}")
     rng = random.Random(seed)
@@ -419,8 +421,11 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
     options = as_options(options)
     games = options.games if options.games is not None else DEFAULT_GAMES
     seed, workers, executor, truncate = options.seed, options.workers, options.executor, options.truncate
-    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
-        raise RolloutError(f"chunk is a whole number of games, at least 1, not {chunk!r}")
+    if chunk is not None:
+        try:
+            chunk = whole_number(chunk, "chunk", 1, error=RolloutError)
+        except RolloutError:
+            raise RolloutError(f"chunk is a whole number of games, at least 1, not {chunk!r}") from None
     template, first = _template(start)
     player = first if player is None else player
     bot = options.bot if options.bot is not None else HeuristicBot()

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import KEEP, REROLL, Action, MakePlay, NameDoubles, Phase, TurnState, advance, dice_state
-from ..errors import AnalysisError, TableMissingError
+from ..errors import AnalysisError, TableMissingError, whole_number
 from ..position import Position, Roll
 from . import bearoff as _bearoff
 from . import nets as _nets
@@ -107,7 +107,7 @@ def _buffers(net: Any) -> tuple[Any, Any, int]:
 
 def _board(position: Position) -> tuple[np.ndarray, int]:
     """The kernels' board row of ``position`` (its side to act positive) and the opponent's off."""
-    return np.array(position.board(), dtype=np.int8), int(position.off[1 if position.turn == "white" else 0])
+    return np.array(position.board(), dtype=np.int8), int(position.opponent_off)
 
 
 class Evaluator:
@@ -125,8 +125,11 @@ class Evaluator:
                  shortlist: int | None = SHORTLIST) -> None:
         if (net is None) == (table is None):
             raise AnalysisError("an Evaluator takes a net or a table")
-        if shortlist is not None and (isinstance(shortlist, bool) or not isinstance(shortlist, int) or shortlist < 1):
-            raise AnalysisError(f"shortlist is a whole number, at least 1, or None, not {shortlist!r}")
+        if shortlist is not None:
+            try:
+                shortlist = whole_number(shortlist, "shortlist", 1, error=AnalysisError)
+            except AnalysisError:
+                raise AnalysisError(f"shortlist is a whole number, at least 1, or None, not {shortlist!r}") from None
         self.lookahead = bool(lookahead)
         self.shortlist = shortlist
         self.net = net
@@ -145,8 +148,8 @@ class Evaluator:
             return None
         # most positions are not races: a look at the board tuple says so before any array is made
         b = position.board()
-        n, home = self.variant.points, self.variant.home
-        if b[n + 1] or b[n + 2] or max(b[home + 1:n + 1]) > 0 or min(b[1:n - home + 1]) < 0:
+        n, bar, home = self.variant.points, self.variant.bar, self.variant.home
+        if b[bar] or b[bar + 1] or max(b[home + 1:bar]) > 0 or min(b[1:n - home + 1]) < 0:
             return None
         if _bearoff.home_configs(position) is None:
             return None
@@ -218,7 +221,7 @@ class Evaluator:
         assert plays is not None and state.roll is not None
         pos = state.turn_start
         if self.table is not None:
-            opp = pos.off[1 if pos.turn == "white" else 0]
+            opp = pos.opponent_off
             return np.array([[self.table.value_board_after(_nets.play_board(p), opp)] for p in plays])
         if db is not None:
             rows = _bearoff.play_values(state, db)

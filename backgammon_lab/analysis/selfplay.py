@@ -56,7 +56,7 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
             variant_repr=repr(variant), movegen=mg.__name__, checkers=variant.checkers, home=variant.home,
             gammons=bool(variant.gammons), opening_choice=bool(variant.opening_choice), enc=_ENC[encoding],
             nin=input_size(variant, encoding), after=_after_table(variant),
-            reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.points + 1)])
+            reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.bar)])
         source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
         source += ROLLOUT.format(races=variant.points >= 2 * variant.home)
         mod = _KERNELS[key] = _load("selfplay", source)

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..engine import ALL_ROLLS, play_text
 from ..errors import AnalysisError
-from ..position import BLACK, WHITE, Play, Position, Roll, other
+from ..position import BLACK, OFF, WHITE, Play, Position, Roll, other
 from ..rules import explain_step, legal_plays
 from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
@@ -90,11 +90,11 @@ def play_facts(after: Position) -> PlayFacts:
     v = after.variant
     n = v.points
     made = frozenset(p for p in range(1, n + 1) if after.count(me, p) >= 2)
-    back = sum(after.count(me, p) for p in range(n - v.home + 1, n + 2))
+    back = sum(after.count(me, p) for p in range(n - v.home + 1, v.bar + 1))
     full = sum(1 for k in range(1, 7) if legal_plays(after, (k, k)).length == 4) if not after.is_over else 0
     return PlayFacts(made, shots_against(after) if not after.is_over else 0,
                      after.pip_count(you) - after.pip_count(me), back, _prime(set(made)),
-                     after.count(you, n + 1), after.count(me, 0), max(after.count(me, p) for p in range(1, n + 1)),
+                     after.count(you, v.bar), after.count(me, OFF), max(after.count(me, p) for p in range(1, n + 1)),
                      full)
 
 
@@ -141,17 +141,17 @@ def what_it_does(before: Position, better: Position, worse: Position) -> list[st
 # -- what a puzzle is about ---------------------------------------------------------------------
 def contact(pos: Position) -> bool:
     """True while a checker of one side still has to pass one of the other's."""
-    n = pos.variant.points
+    bar = pos.variant.bar
     me, you = pos.turn, other(pos.turn)
-    mine = [p for p in range(1, n + 2) if pos.count(me, p)]
-    yours = [p for p in range(1, n + 2) if pos.count(you, p)]
-    return bool(mine and yours) and max(mine) + max(yours) > n + 1
+    mine = [p for p in range(1, bar + 1) if pos.count(me, p)]
+    yours = [p for p in range(1, bar + 1) if pos.count(you, p)]
+    return bool(mine and yours) and max(mine) + max(yours) > bar
 
 
 def all_home(pos: Position) -> bool:
     """True when every checker of the mover is in its home board (or off)."""
     v = pos.variant
-    return all(pos.count(pos.turn, p) == 0 for p in range(v.home + 1, v.points + 2))
+    return all(pos.count(pos.turn, p) == 0 for p in range(v.home + 1, v.bar + 1))
 
 
 def cap_refuses(pos: Position, roll: Roll) -> bool:
@@ -160,8 +160,7 @@ def cap_refuses(pos: Position, roll: Roll) -> bool:
     ``stack_cap`` for some checker and die."""
     if pos.variant.stacking_cap is None:
         return False
-    n = pos.variant.points
-    for start in range(1, n + 2):
+    for start in range(1, pos.variant.bar + 1):
         if not pos.count(pos.turn, start):
             continue
         for die in set(roll.dice):
@@ -183,7 +182,7 @@ def puzzle_theme(before: Position, roll: Roll, best: Play, second: Play) -> str:
     a, b = play_facts(best.position), play_facts(second.position)
     v = before.variant
     if v.name == "minigam":
-        return "entering" if before.count(before.turn, v.points + 1) else "racehit"
+        return "entering" if before.count(before.turn, v.bar) else "racehit"
     if v.name == "standard":
         if not contact(before):
             return "race"
@@ -315,7 +314,6 @@ def _drill_question(d: Drill) -> Question:
     pos = _pos(d.id, d.position)
     me, you = pos.turn, other(pos.turn)
     name = {WHITE: "White", BLACK: "Black"}
-    n = pos.variant.points
     if d.kind == "pips":
         side = d.side or me
         if side not in (WHITE, BLACK):
@@ -323,7 +321,7 @@ def _drill_question(d: Drill) -> Question:
         k = pos.pip_count(side)
         return _numeric(d, pos, f"Count {name[side]}'s pips: how far must all of {name[side]}'s checkers travel to "
                         "bear off?", k, "A checker on point p needs p pips (on the bar: "
-                        f"{n + 1}). Add point by point: checkers x point.",
+                        f"{pos.variant.bar}). Add point by point: checkers x point.",
                         f"{name[side]}: {k} pips.")
     if d.kind == "lead":
         lead = pos.pip_count(you) - pos.pip_count(me)
@@ -358,7 +356,7 @@ def _drill_question(d: Drill) -> Question:
                             "Count direct shots (one die) and indirect ones (both dice together); a double "
                             "counts once, any other roll twice (6-5 and 5-6).",
                             f"{k} of 36: {', '.join(hitting) or 'none'}.", high=36, unit=" of 36",
-                            highlight=(n + 1 - d.point,) if pos.turn == WHITE else (d.point,))
+                            highlight=(pos.variant.flip(d.point),))
         if not hitting or len(missing) < 3:
             raise StrategyError(f"drill {d.id!r}: needs at least one hitting roll and three that miss")
         right = sorted(hitting, key=lambda r: _key(d.id, r))[0]
@@ -368,7 +366,7 @@ def _drill_question(d: Drill) -> Question:
                         order, frozenset({right}), "Count from the blot back to each of your checkers (and the "
                         "bar); which numbers land on it, alone or added up?", right,
                         f"{right} hits. All the rolls that hit: {', '.join(hitting)} ({k} of 36).",
-                        highlight=(n + 1 - d.point,) if pos.turn == WHITE else (d.point,))
+                        highlight=(pos.variant.flip(d.point),))
     if d.kind == "enter":
         odds = enter_probability(pos)
         if not odds.on_bar:

@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import KEEP, REROLL, MakePlay, NameDoubles, Phase, TurnState, play, start_state
-from ..errors import AnalysisError
+from ..errors import AnalysisError, whole_number
 from ..position import WHITE, Roll
 from ..variants import Variant, find_variant
 from .nets import (
@@ -107,8 +107,10 @@ class Trainer:
             if not isinstance(x, (int, float)) or isinstance(x, bool) or not lo <= x <= hi or (name == "alpha" and x == 0):
                 raise AnalysisError(f"{name} must be a number in ({lo}, {hi}], not {x!r}" if name == "alpha"
                                       else f"{name} must be a number in [{lo}, {hi}], not {x!r}")
-        if isinstance(average, bool) or not isinstance(average, int) or average < 0:
-            raise AnalysisError(f"average is a number of games (0: no averaging), not {average!r}")
+        try:
+            average = whole_number(average, "average", 0, error=AnalysisError)
+        except AnalysisError:
+            raise AnalysisError(f"average is a number of games (0: no averaging), not {average!r}") from None
         if averaged is not None and (averaged.variant != net.variant or averaged.w1.shape != net.w1.shape
                                      or averaged.encoding != net.encoding):
             raise AnalysisError(f"the averaged net {averaged!r} does not match the trained net {net!r}")
@@ -217,7 +219,7 @@ class Trainer:
         net = self.net
         pos = state.position
         white = pos.turn == WHITE
-        opp = pos.off[1 if white else 0]
+        opp = pos.opponent_off
         board = pos.board()
         cached = self._cache
         self._cache = None
@@ -267,7 +269,7 @@ class Trainer:
         boards = [play_board(p) for p in plays]
         pos = s.position
         kind = self.variant.after_play(s.roll.dice, s.named, plays.length)
-        opp = pos.off[1 if pos.turn == WHITE else 0]
+        opp = pos.opponent_off
         vals, sb, so, x, h = net.after_detail(boards, opp, same_side=np.full(len(boards), kind != "end_turn"))
         i = int(np.argmax(net.score(vals)))
         self._cache = (tuple(int(v) for v in sb[i]), int(so[i]), x[i], h[i])

@@ -52,13 +52,13 @@ from typing import Any
 from ..engine import DiceLost, GameOver, Phase, RollDice, TurnLost, TurnState, advance, play_text
 from ..errors import BackgammonError
 from ..game import Game
-from ..position import WHITE, Play, Position, Roll, Step
+from ..position import OFF, WHITE, Play, Position, Roll, Step
 from ..rules import REASONS, Explanation, legal_plays
 from ..variants import Variant, find_variant
 from .rows import INTERPRETATIONS, quote_rule
 
 __all__ = ["Exercise", "Answer", "LessonError", "KINDS", "TARGETS", "LEVELS", "solve", "check_exercise",
-           "build_game", "step_clicks", "white_point", "mover_point", "proposal_steps", "rule_note",
+           "build_game", "step_clicks", "proposal_steps", "rule_note",
            "sentence", "point_name", "shuffled", "first_die_question"]
 
 KINDS = ("play", "spot", "lost", "count", "moves", "name", "bearoff", "land", "choose", "worth")
@@ -151,29 +151,17 @@ class Answer:
 
 
 # -- numbering ---------------------------------------------------------------------------------
-def white_point(position: Position, point: int) -> int:
-    """The White number of the mover's point ``point`` (what a board click reports)."""
-    n = position.variant.points
-    return point if position.turn == WHITE else n + 1 - point
-
-
-def mover_point(position: Position, white: int) -> int:
-    """The mover's number of White's point ``white``."""
-    return white_point(position, white)
-
-
 def step_clicks(position: Position, step: Step) -> list[tuple[str, Any]]:
     """The two board clicks (``(kind, value)`` for :meth:`BoardWidget.click`) that play ``step``:
     the checker, then where it goes."""
-    n = position.variant.points
-    who = position.turn
+    v, who = position.variant, position.turn
 
     def one(p: int) -> tuple[str, Any]:
-        if p == n + 1:
+        if p == v.bar:
             return ("bar", who)
-        if p == 0:
+        if p == OFF:
             return ("off", who)
-        return ("point", white_point(position, p))
+        return ("point", v.renumber(p, who))
 
     return [one(step.start), one(step.end)]
 
@@ -198,12 +186,12 @@ def point_name(position: Position, point: int) -> str:
     """The mover's point ``point`` named with whose numbering is meant: ``"White's point 5"``;
     for Black also White's number, which the board shows: ``"Black's point 5 (White's point 2)"``;
     ``"the bar"`` for the bar."""
-    n = position.variant.points
-    if point == n + 1:
+    v = position.variant
+    if point == v.bar:
         return "the bar"
     if position.turn == WHITE:
         return f"White's point {point}"
-    return f"Black's point {point} (White's point {white_point(position, point)})"
+    return f"Black's point {point} (White's point {v.renumber(point, position.turn)})"
 
 
 def first_die_question(variant: Variant, roll: Roll, on_bar: bool) -> str:
@@ -295,21 +283,21 @@ def _hits(play: Play) -> bool:
 
 
 def _target_ok(target: str, play: Play, start: Position) -> bool:
-    n = start.variant.points
+    bar = start.variant.bar
     if target in ("only", "any"):
         return True
     if target == "hit":
         return _hits(play)
     if target == "enter":
-        return play.position.count(start.turn, n + 1) == 0
+        return play.position.count(start.turn, bar) == 0
     if target == "bear_off":
-        return any(s.end == 0 for s in play.steps)
+        return any(s.end == OFF for s in play.steps)
     if target == "no_bear_off":
-        return not any(s.end == 0 for s in play.steps)
+        return not any(s.end == OFF for s in play.steps)
     if target == "win":
         return play.position.is_over
     if target == "free_entry":
-        return start.count(start.turn, n + 1) > 0 and bool(play.steps) and all(s.start != n + 1 for s in play.steps)
+        return start.count(start.turn, bar) > 0 and bool(play.steps) and all(s.start != bar for s in play.steps)
     raise LessonError(f"unknown target {target!r}")  # pragma: no cover - checked in Exercise
 
 
@@ -361,8 +349,8 @@ def _solve_play(ex: Exercise, state: TurnState) -> Answer:
     first = good[0]
     step = first.steps[0]
     assert state.roll is not None
-    goes = "off" if step.end == 0 else point_name(pos, step.end)
-    hint = f"Start with the checker on {point_name(pos, step.start)}: it can go {'' if step.end == 0 else 'to '}{goes}."
+    goes = "off" if step.end == OFF else point_name(pos, step.end)
+    hint = f"Start with the checker on {point_name(pos, step.start)}: it can go {'' if step.end == OFF else 'to '}{goes}."
     words = play_text(first, state.roll)
     sol = words if len(good) == 1 else f"{words} (or {len(good) - 1} other play{'s' if len(good) > 2 else ''})"
     return Answer(frozenset(p.position for p in good), sol, hint, plays=tuple(good))
@@ -406,7 +394,7 @@ def _solve_lost(ex: Exercise) -> Answer:
     roll = Roll.parse(ex.dice)
     after, events = advance(before, RollDice(roll))
     lost = [e for e in events if isinstance(e, TurnLost)]
-    on_bar = before.position.count(before.player, before.variant.points + 1) > 0
+    on_bar = before.position.count(before.player, before.variant.bar) > 0
     if not lost:
         assert after.plays is not None
         n = len(after.plays)
@@ -429,7 +417,7 @@ def _solve_lost(ex: Exercise) -> Answer:
     pos = before.position
     n = pos.variant.points
     plays = legal_plays(pos, roll)
-    for start in range(n + 1, 0, -1):
+    for start in range(pos.variant.bar, 0, -1):
         if pos.count(pos.turn, start):
             why = plays.explain(Step(start, max(start - roll.low, 0), roll.low))
             if not why.legal and why.code not in ("turn_lost", "lower_die_first"):
@@ -478,7 +466,7 @@ def _solve_bearoff(ex: Exercise, state: TurnState) -> Answer:
     roll = state.roll
     assert plays is not None and roll is not None
     pos = state.position
-    can = [p for p in plays if any(s.end == 0 for s in p.steps)]
+    can = [p for p in plays if any(s.end == OFF for s in p.steps)]
     if can:
         reason = f"Yes, for example {play_text(can[0], roll)}."
     else:
@@ -525,11 +513,11 @@ def _solve_land(ex: Exercise, state: TurnState) -> Answer:
         raise LessonError(f"exercise {ex.id!r}: die {ex.die} is not in the roll {roll}")
     assert state.plays is not None
     ends = sorted({s.end for s in state.plays.next_steps() if s.start == ex.start and s.die == ex.die})
-    if len(ends) != 1 or ends[0] == 0:
+    if len(ends) != 1 or ends[0] == OFF:
         raise LessonError(f"exercise {ex.id!r}: the checker on {ex.start} with a {ex.die} has "
                           f"{len(ends)} landing point(s) on the board, not one")
     end = ends[0]
-    wp = white_point(pos, end)
+    wp = pos.variant.renumber(end, pos.turn)
     who = "White" if pos.turn == WHITE else "Black"
     name = point_name(pos, ex.start)
     return Answer(frozenset({wp}), point_name(pos, end),

@@ -229,7 +229,7 @@ def course(variant: str | None = None, **kwargs: Any) -> Any:
 
 def enters(pos: Position, dice: tuple[int, int]) -> bool:
     """True when some legal play of ``dice`` brings a checker in from the bar."""
-    bar = pos.variant.points + 1
+    bar = pos.variant.bar
     return any(step.start == bar for play in legal_plays(pos, dice) for step in play.steps)
 
 
@@ -301,7 +301,7 @@ def attempt(game: Game, action: Any) -> None:
     for random dice) and print what happened in the engine's words; when the game cannot take it
     now, say what the game waits for instead (not an error's name)."""
     before = len(game.entries)
-    label = f"name {action}-{action}" if isinstance(action, int) and not isinstance(action, bool) else action
+    label = f"name {action}-{action}" if type(action) is int else action
     try:
         if action == "roll":
             game.roll()

@@ -27,6 +27,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..errors import whole_number
 from .exercises import LessonError
 from .progress import MAX_STARS, Progress
 
@@ -47,8 +48,10 @@ class ReviewQueue:
         """An item was finished with ``stars``: schedule it (or move it up, or let it go)."""
         if not isinstance(item, str) or not item:
             raise LessonError(f"an item id is a non-empty string, not {item!r}")
-        if isinstance(stars, bool) or not isinstance(stars, int) or not 0 <= stars <= MAX_STARS:
-            raise LessonError(f"stars are a whole number from 0 to {MAX_STARS}, not {stars!r}")
+        try:
+            stars = whole_number(stars, "stars", 0, MAX_STARS, LessonError)
+        except LessonError:
+            raise LessonError(f"stars are a whole number from 0 to {MAX_STARS}, not {stars!r}") from None
         self.clock += 1
         if stars < MAX_STARS:
             self._boxes[item] = (0, self.clock + INTERVALS[0])
@@ -82,10 +85,7 @@ class ReviewQueue:
         """Read what :meth:`to_dict` wrote; :class:`LessonError` for anything else."""
         q = cls()
         try:
-            clock = data["clock"]
-            if isinstance(clock, bool) or not isinstance(clock, int) or clock < 0:
-                raise TypeError
-            q.clock = clock
+            q.clock = whole_number(data["clock"], "clock", 0, error=LessonError)
             for i, (box, due) in data["items"].items():
                 if not (isinstance(box, int) and 0 <= box < len(INTERVALS) and isinstance(due, int)):
                     raise TypeError

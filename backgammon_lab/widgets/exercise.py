@@ -26,7 +26,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..engine import MakeStep, Phase, Played, StepPlayed, advance, play_text
-from ..errors import BackgammonError
+from ..errors import BackgammonError, whole_number
 from ..lessons.catalog import ROW_TITLES, STAGES, Stage
 from ..lessons.exercises import (
     Answer,
@@ -34,7 +34,6 @@ from ..lessons.exercises import (
     LessonError,
     _target_ok,
     build_game,
-    mover_point,
     point_name,
     proposal_steps,
     rule_note,
@@ -44,7 +43,7 @@ from ..lessons.exercises import (
 )
 from ..lessons.progress import MAX_STARS, Progress, stars_for
 from ..lessons.rows import quote_rule
-from ..position import WHITE, Roll, Step
+from ..position import OFF, WHITE, Roll, Step
 from ..rules import legal_plays
 from .board import BoardWidget
 
@@ -213,14 +212,14 @@ class ExerciseWidget(w.VBox):
     # -- play exercises: the board's clicks ------------------------------------------------------
     def _mover_target(self, click: dict[str, Any]) -> int | None:
         pos = self.game.position
-        n = pos.variant.points
+        v = pos.variant
         kind, value = click["kind"], click["value"]
         if kind == "point":
-            return mover_point(pos, value)
+            return v.renumber(value, pos.turn)
         if kind == "bar":
-            return n + 1 if value == pos.turn else None
+            return v.bar if value == pos.turn else None
         if kind == "off":
-            return 0 if value == pos.turn else None
+            return OFF if value == pos.turn else None
         return None
 
     def _play_click(self, click: dict[str, Any]) -> bool:
@@ -275,7 +274,6 @@ class ExerciseWidget(w.VBox):
         """A click on one of the mover's checkers that has no legal step: a wrong try, with the
         engine's reason for the first die that cannot move it."""
         st = self.game.state
-        n = st.position.variant.points
         parts: list[str] = []
         messages: list[str] = []
         rules: list[str] = []  # each rule quoted once, after the reasons
@@ -295,7 +293,7 @@ class ExerciseWidget(w.VBox):
         self._refused_at = start
         self.board.clear_selection()
         self.board.message = message
-        if start == n + 1:
+        if start == st.variant.bar:
             k = st.position.count(st.position.turn, start)
             name = "The checker on the bar" if k == 1 else f"None of the {k} checkers on the bar"
         else:
@@ -345,7 +343,6 @@ class ExerciseWidget(w.VBox):
             self.board.message = "This exercise is finished."
             return True
         pos = self.game.position
-        n = pos.variant.points
         kind, value = click["kind"], click["value"]
         if ex.kind == "land" and kind in ("point", "off", "bar"):
             if kind != "point":
@@ -354,7 +351,7 @@ class ExerciseWidget(w.VBox):
                 self.answer(value)
             return True
         if ex.kind == "spot" and self.stage == "answer" and kind in ("point", "bar"):
-            start = n + 1 if kind == "bar" else mover_point(pos, value)
+            start = pos.variant.bar if kind == "bar" else pos.variant.renumber(value, pos.turn)
             hits = [i for i, (_t, a, _b) in enumerate(proposal_steps(ex, pos)) if a == start]
             if len(hits) == 1:
                 self.answer(hits[0])
@@ -376,9 +373,14 @@ class ExerciseWidget(w.VBox):
             raise LessonError(f"exercise {ex.id!r}: {value!r} is not one of the answers "
                               f"({', '.join(map(repr, ans.choices))})")
         n = self.game.variant.points
-        if ex.kind == "land" and (isinstance(value, bool) or not isinstance(value, int) or
-                                  not (1 <= value <= n or value == -1)):
-            raise LessonError(f"exercise {ex.id!r}: {value!r} is not a point of the {n}-point board")
+        if ex.kind == "land":
+            try:
+                point = whole_number(value, "", -1, n, LessonError)
+            except LessonError:
+                point = 0
+            if point == 0:
+                raise LessonError(f"exercise {ex.id!r}: {value!r} is not a point of the {n}-point board")
+            value = point
         if self.stage != "answer":
             self._say("Already answered." if self.stage == "done" else "Now say why: pick a reason below.")
             return
@@ -398,7 +400,7 @@ class ExerciseWidget(w.VBox):
         ans = self.answer_key
         if self.exercise.kind == "land":
             pos = self.game.position
-            return point_name(pos, mover_point(pos, value))
+            return point_name(pos, pos.variant.renumber(value, pos.turn))
         if self.exercise.kind == "name":
             return f"{value}-{value}"
         if ans.choices and value in ans.choices:
@@ -414,7 +416,7 @@ class ExerciseWidget(w.VBox):
             if value == -1:
                 return "Click a point of the board."
             assert st.roll is not None
-            there = mover_point(pos, value)
+            there = pos.variant.renumber(value, pos.turn)
             name = point_name(pos, there)
             if there == ex.start:
                 return f"Not {name}: the checker stands there. Count {ex.die} from it towards its exit."
@@ -441,9 +443,11 @@ class ExerciseWidget(w.VBox):
     def pick_reason(self, index: int) -> None:
         """Pick reason ``index`` (what a reason button does)."""
         ans = self.answer_key
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(ans.reasons):
+        try:
+            index = whole_number(index, "reason", 0, len(ans.reasons) - 1, LessonError)
+        except LessonError:
             raise LessonError(f"exercise {self.exercise.id!r}: no reason {index!r} to pick "
-                              f"({len(ans.reasons)} reasons)")
+                              f"({len(ans.reasons)} reasons)") from None
         if self.stage != "reason":
             self._say("First answer the question." if self.stage == "answer" else "Already answered.")
             return
@@ -624,11 +628,15 @@ class CourseWidget(w.VBox):
             if stage.lower() not in ids:
                 raise LessonError(f"no stage {stage!r} in this course; stages: {', '.join(s.id for s in self.stages)}")
             stage = ids.index(stage.lower())
-        if isinstance(stage, bool) or not isinstance(stage, int) or not 0 <= stage < len(self.stages):
-            raise LessonError(f"no stage {stage!r}: the course has {len(self.stages)}")
+        try:
+            stage = whole_number(stage, "stage", 0, len(self.stages) - 1, LessonError)
+        except LessonError:
+            raise LessonError(f"no stage {stage!r}: the course has {len(self.stages)}") from None
         n = len(self.stages[stage].exercises)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n:
-            raise LessonError(f"no exercise {index!r} in stage {self.stages[stage].id} (0..{n - 1})")
+        try:
+            index = whole_number(index, "index", 0, n - 1, LessonError)
+        except LessonError:
+            raise LessonError(f"no exercise {index!r} in stage {self.stages[stage].id} (0..{n - 1})") from None
         self.stage_index, self.index = stage, index
         if self.stage_menu.value != stage:
             self.stage_menu.value = stage  # calls goto(stage, 0) again: harmless

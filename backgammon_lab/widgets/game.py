@@ -57,7 +57,7 @@ from ..engine import (
 )
 from ..errors import BackgammonError, GameError
 from ..game import Game, HistoryEntry
-from ..position import BLACK, WHITE, Play, Player, Position, Roll
+from ..position import BLACK, WHITE, Play, Player, Position, Roll, other
 from ..rules import PlayList, legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
@@ -211,7 +211,7 @@ class GameWidget(w.VBox):
         self._len_before = 0
         self.game = Game(variant if position is None else position.variant, seed=seed, position=position,
                          dice=dice)
-        board_options.setdefault("orientation", WHITE if bot_player == BLACK else BLACK)
+        board_options.setdefault("orientation", other(bot_player))
         self.board = BoardWidget(game=self.game, **board_options)
         self.board.on_click(self._board_click)
         self.board.on_move(self._after_human_move)
@@ -853,7 +853,7 @@ class GameWidget(w.VBox):
     def __repr__(self) -> str:
         g = self.game
         st = g.state
-        dice = f" dice={st.dice}" if st.dice is not None and st.phase in (Phase.PLAY, Phase.CHOICE) else ""
+        dice = f" dice={st.roll}" if st.roll is not None and st.phase in (Phase.PLAY, Phase.CHOICE) else ""
         left = f" left={','.join(map(str, g.dice_left))}" if st.phase is Phase.PLAY and st.steps else ""
         return (f"<GameWidget {g.variant.name} {st.phase.value} {st.player}{dice}{left} "
                 f"move {g.index}/{len(g) - 1} vs {self.opponent}>")

@@ -23,6 +23,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis.strategy import Drill, Puzzle, Question, StrategyError, Theme, question, themes, what_it_does
+from ..errors import whole_number
 from ..lessons.exercises import LessonError, sentence
 from ..lessons.progress import MAX_STARS, Progress, stars_for
 from ..lessons.review import ReviewQueue, load_progress, save_progress
@@ -349,8 +350,10 @@ class StrategyCourse(w.VBox):
                 if wdg is not None and wdg.solved:
                     wdg.reset()
         n = len(self._review_items) if stage == REVIEW else len(next(s for s in self.stages if s.id == stage))
-        if isinstance(index, bool) or not isinstance(index, int) or not (0 <= index < max(n, 1)):
-            raise StrategyError(f"no question {index!r} in stage {stage} (0..{n - 1})")
+        try:
+            index = whole_number(index, "index", 0, max(n, 1) - 1, StrategyError)
+        except StrategyError:
+            raise StrategyError(f"no question {index!r} in stage {stage} (0..{n - 1})") from None
         self.stage_id, self.index = stage, index
         if self.stage_menu.value != stage:
             self.stage_menu.value = stage
