@@ -40,8 +40,14 @@ from backgammon_lab import Position, legal_plays
 from backgammon_lab.rules import legal_boards
 from backgammon_lab.game import Game
 from backgammon_lab.analysis.bots import RandomBot
-from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import rollout
+try:  # the options object (issue 17); a baseline from before it takes the keywords
+    from backgammon_lab.analysis.options import Options
+    def random_rollout(start, k, seed):
+        return rollout(start, Options(games=k, seed=seed, bot=RandomBot()))
+except ImportError:
+    def random_rollout(start, k, seed):
+        return rollout(start, RandomBot(), games=k, seed=seed, progress=False)
 
 def rate(fn, unit_per_call):
     # CPU time of this process, not wall time: the figures hold on a machine doing other work too
@@ -56,7 +62,7 @@ for v in ("standard", "mexican", "minigam"):
     k = 20 if v != "minigam" else 200
     seeds = iter(range(10**9))
     out[f"rollout random {v} games/s"] = rate(
-        lambda: rollout(Position.start(v), Options(games=k, seed=next(seeds), bot=RandomBot())), k)
+        lambda: random_rollout(Position.start(v), k, next(seeds)), k)
     out[f"Game.play_random {v} games/s"] = rate(lambda: Game(v, seed=next(seeds)).play_random(), 1)
 
 # the same 2,000 reachable standard positions with rolls for both trees (made by the caller)
