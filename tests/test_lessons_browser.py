@@ -76,6 +76,7 @@ def test_an_exercise_solved_by_clicks_in_jupyterlab(lab: JupyterLab, page: Any) 
     click_point(22)
     expect(feedback).to_contain_text("Good: 24/22. Dice left: 5.")
     checker(13).last.click()
+    expect(board).to_have_attribute("data-targets", "8")  # the redraw that selects it is done: click then
     click_point(8)
     expect(feedback).to_contain_text("Right: 24/22 13/8.")
     expect(feedback).to_contain_text("\u2605\u2605\u2606")
