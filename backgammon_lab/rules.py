@@ -450,9 +450,9 @@ class PlayList(Sequence[Play]):
         # The tree holds its nodes weakly: a node holds its tree and its children, the caller holds a
         # node (the engine's state its own), so no reference cycle keeps a roll's plays alive after
         # the last node is dropped (rollouts make one tree per roll). The table finds the node a
-        # transposition reaches while its parent still holds it.
-        self._nodes: weakref.WeakValueDictionary[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] = \
-            weakref.WeakValueDictionary()
+        # transposition reaches while its parent still holds it; it is made with the first step's
+        # node (a game's history keeps every roll's tree, most of them never stepped through).
+        self._nodes: weakref.WeakValueDictionary[tuple[Board, tuple[tuple[int, ...], ...]], PlayNode] | None = None
         self._index: dict[Board, int] | None = None
         self._root: weakref.ref[PlayNode] | None = None
         self._board = board  # the mover's-eye board before the play, when the caller has it
@@ -470,9 +470,12 @@ class PlayList(Sequence[Play]):
 
     def _node(self, board: Board, rests: tuple[tuple[int, ...], ...], depth: int) -> PlayNode:
         key = (board, rests)
-        got = self._nodes.get(key)
+        nodes = self._nodes
+        if nodes is None:
+            nodes = self._nodes = weakref.WeakValueDictionary()
+        got = nodes.get(key)
         if got is None:
-            got = self._nodes[key] = PlayNode(self, board, rests, depth)
+            got = nodes[key] = PlayNode(self, board, rests, depth)
         return got
 
     def _expand(self, node: PlayNode) -> dict[tuple[int, int, int], tuple[Step, PlayNode]]:
