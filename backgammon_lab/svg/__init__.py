@@ -43,7 +43,7 @@ import svgwrite
 from ..position import Play, Position, Roll
 from ._annotations import annotations_layer, marks_layer
 from ._board import board_layer_xml
-from ._checkers import checker_layer
+from ._checkers import checker_layer_xml
 from ._dice import dice_layer
 from ._geometry import Places, layout
 from ._info import CAPTION_LINE, CAPTION_PAD, caption_width, info_layer
@@ -167,12 +167,12 @@ def render(spec: Spec) -> SvgBoard:
         desc=f"{position}\nposition: {position.to_string()}",
     )
     places = Places(lay, position)
-    checkers, counts = checker_layer(b, lay, th, position)
+    checkers, counts = checker_layer_xml(b, lay, th, position, spec.numbers)
     dwg.add(b.el("rect", {"width": "100%", "height": "100%", "fill": th.background}))
     dwg.add(b.el("g", {"id": f"{prefix}-board"}))  # filled with the cached board layer below
     dwg.add(b.group({"id": f"{prefix}-marks", "pointer-events": "none"},
                     marks_layer(b, places, th, mover, spec.highlight, spec.targets)))
-    dwg.add(b.group({"id": f"{prefix}-checkers"}, checkers))
+    dwg.add(b.el("g", {"id": f"{prefix}-checkers"}))  # filled with the cached checker layer below
     dwg.add(b.group({"id": f"{prefix}-annotations", "pointer-events": "none"},
                     annotations_layer(b, places, th, mover, targets=spec.targets,
                                       selected=spec.selected, arrows=spec.arrows,
@@ -182,5 +182,7 @@ def render(spec: Spec) -> SvgBoard:
     dwg.add(b.group({"id": f"{prefix}-info"},
                     info_layer(b, lay, th, position, spec.names, spec.show_pips, cap_lines)))
     text = drawing_text(dwg)
-    marker = f'<g id="{prefix}-board" />'
-    return SvgBoard(text.replace(marker, f'<g id="{prefix}-board">{board_layer_xml(lay, th, spec.numbers, mover)}</g>', 1))
+    for layer, xml in (("board", board_layer_xml(lay, th, spec.numbers, mover)), ("checkers", checkers)):
+        marker = f'<g id="{prefix}-{layer}" />'
+        text = text.replace(marker, f'<g id="{prefix}-{layer}">{xml}</g>' if xml else marker, 1)
+    return SvgBoard(text)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ..position import BLACK, WHITE, Position
 from ._geometry import Layout, point_stack
-from ._theme import Theme, checker_colours
-from ._xml import Builder, El, fmt
+from ._theme import THEMES, Theme, checker_colours
+from ._xml import Builder, El, fmt, inner_xml
 
 
 def count_label(b: Builder, cx: float, cy: float, cnt: int, colour: str) -> El:
@@ -65,3 +65,23 @@ def checker_layer(b: Builder, lay: Layout, th: Theme, position: Position) -> tup
                                         "font-weight": "bold", "fill": th.text,
                                         "text-anchor": "middle"}, str(cnt)))
     return checkers, counts
+
+
+#: The checker layer's XML and count labels by layout, theme and position (a click that selects a
+#: checker redraws the same checkers with new marks: they are written once).
+CHECKER_CACHE: dict[tuple[object, ...], tuple[str, list[El]]] = {}
+
+
+def checker_layer_xml(b: Builder, lay: Layout, th: Theme, position: Position,
+                      numbers: bool) -> tuple[str, list[El]]:
+    """``(xml, counts)``: :func:`checker_layer` with the checkers serialized (the inside of their
+    ``<g>``), cached."""
+    key = (lay.n, lay.viewer, numbers, th.name if THEMES.get(th.name) is th else repr(th), position)
+    got = CHECKER_CACHE.get(key)
+    if got is None:
+        checkers, counts = checker_layer(b, lay, th, position)
+        got = (inner_xml(b, checkers), counts)
+        if len(CHECKER_CACHE) > 256:
+            CHECKER_CACHE.clear()
+        CHECKER_CACHE[key] = got
+    return got
