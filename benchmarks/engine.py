@@ -151,7 +151,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--baseline", default=BASELINE, help="the commit to compare with (default: before the engine)")
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
-    ap.add_argument("--rounds", type=int, default=2, help="alternating rounds; the best of each is kept")
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="alternating rounds (default 4); the best of each tree is kept, and the spread of "
+                         "the rounds' ratios is shown: on a busy machine one round can be 20%% off")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         base = extract(args.baseline, Path(tmp))
@@ -167,10 +169,19 @@ def main() -> None:
         vals = [r[k] for r in runs[which]]
         return min(vals) if k.endswith("(median)") else max(vals)
 
-    print(f"{'measure':42} {'before (' + args.baseline + ')':>18} {'after':>12} {'ratio':>7}")
+    def ratio(b: float, a: float, k: str) -> float:
+        """after/before as a speed-up: above 1 is faster (times are inverted)."""
+        if not a or not b:
+            return float("nan")
+        return b / a if k.endswith("(median)") else a / b
+
+    print(f"{'measure':42} {'before (' + args.baseline + ')':>18} {'after':>12} {'ratio':>7}  rounds' ratios")
     for k in keys:
         b, a = best("before", k), best("after", k)
-        print(f"{k:42} {b:18.1f} {a:12.1f} {a / b if b else float('nan'):7.2f}")
+        rounds = sorted(ratio(rb[k], ra[k], k) for rb, ra in zip(runs["before"], runs["after"], strict=True))
+        spread = f"{rounds[0]:.2f}-{rounds[-1]:.2f}"
+        print(f"{k:42} {b:18.1f} {a:12.1f} {ratio(b, a, k):7.2f}  {spread}")
+    print("ratio: the speed of this tree over the baseline's (above 1: faster; for the click times too)")
 
 
 if __name__ == "__main__":
