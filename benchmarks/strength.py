@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from backgammon_lab import Position, find_variant  # noqa: E402
-from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot  # noqa: E402
+from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, roll_of  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.options import Options  # noqa: E402
@@ -138,7 +138,7 @@ class GnubgBot(Bot):
 
     def keep_or_reroll(self, game: Any) -> str:
         pos = game.position
-        keep = self._best(pos, game.dice.dice)
+        keep = self._best(pos, roll_of(game).dice)
         fresh = sum(p * self._best(pos, r) for r, p in ALL_ROLLS)
         return "keep" if keep >= fresh else "reroll"
 
