@@ -47,7 +47,7 @@ from ..position import OFF, WHITE, Roll, Step
 from ..rules import legal_plays
 from .board import BoardWidget
 
-__all__ = ["ExerciseWidget", "CourseWidget", "star_text", "lesson"]
+__all__ = ["AnswerControls", "ExerciseWidget", "CourseWidget", "star_text", "lesson"]
 
 _KIND_PROMPT = {
     "play": "Play on the board: click a checker, then where it goes.",
@@ -76,7 +76,58 @@ def star_text(stars: int, of: int = MAX_STARS) -> str:
     return "\u2605" * stars + "\u2606" * (of - stars)
 
 
-class ExerciseWidget(w.VBox):
+class AnswerControls:
+    """What an exercise shows under its board, shared by the rule exercises and the strategy
+    questions: the Hint, Show solution and Try again buttons, the stars, and the feedback line
+    with its mark. A widget using it defines :meth:`hint`, :meth:`show_solution` and :meth:`reset`."""
+
+    hint_button: w.Button
+    solution_button: w.Button
+    retry_button: w.Button
+    stars_label: w.Label
+    feedback_box: w.HTML
+    _feedback: str
+
+    def hint(self) -> None:  # pragma: no cover - every widget using the controls defines it
+        """Say a hint (the Hint button)."""
+        raise NotImplementedError
+
+    def show_solution(self) -> None:  # pragma: no cover
+        """Show the answer (the Show solution button)."""
+        raise NotImplementedError
+
+    def reset(self) -> None:  # pragma: no cover
+        """Start the exercise again (the Try again button)."""
+        raise NotImplementedError
+
+    def _make_controls(self, size: int) -> w.HBox:
+        """The buttons (wired to :meth:`hint`, :meth:`show_solution`, :meth:`reset`) and the stars
+        in a row; the feedback line (as wide as the board, ``size`` pixels) is :attr:`feedback_box`."""
+        self.hint_button = w.Button(description="Hint", icon="lightbulb-o")
+        self.solution_button = w.Button(description="Show solution", icon="eye")
+        self.retry_button = w.Button(description="Try again", icon="refresh", disabled=True)
+        self.hint_button.on_click(lambda _b: self.hint())
+        self.solution_button.on_click(lambda _b: self.show_solution())
+        self.retry_button.on_click(lambda _b: self.reset())
+        self.feedback_box = w.HTML("", layout=w.Layout(max_width=f"{size}px"))
+        self.feedback_box.add_class("bgl-exercise-feedback")
+        self.stars_label = w.Label("")
+        self.stars_label.add_class("bgl-exercise-stars")
+        return w.HBox([self.hint_button, self.solution_button, self.retry_button, self.stars_label])
+
+    @property
+    def feedback(self) -> str:
+        """The last feedback line, as plain text."""
+        return self._feedback
+
+    def _say(self, text: str, good: bool | None = None) -> None:
+        self._feedback = text
+        mark = {True: "\u2714 ", False: "\u2718 ", None: ""}[good]
+        colour = {True: "#1b7f3b", False: "#b3261e", None: "inherit"}[good]
+        self.feedback_box.value = f'<span style="color:{colour}">{html.escape(mark + text)}</span>'
+
+
+class ExerciseWidget(AnswerControls, w.VBox):
     """One exercise to solve by clicks (see the module docstring).
 
     ``progress``: where the stars go (a new :class:`Progress` by default); ``size``: the board's
@@ -116,38 +167,17 @@ class ExerciseWidget(w.VBox):
         self.choices.add_class("bgl-exercise-choices")
         self.reasons = w.VBox([])
         self.reasons.add_class("bgl-exercise-reasons")
-        self.hint_button = w.Button(description="Hint", icon="lightbulb-o")
-        self.solution_button = w.Button(description="Show solution", icon="eye")
-        self.retry_button = w.Button(description="Try again", icon="refresh", disabled=True)
-        self.hint_button.on_click(lambda _b: self.hint())
-        self.solution_button.on_click(lambda _b: self.show_solution())
-        self.retry_button.on_click(lambda _b: self.reset())
-        self.feedback_box = w.HTML("")
-        self.feedback_box.add_class("bgl-exercise-feedback")
+        controls = self._make_controls(size)
         # the goal, the board and the message are as wide as the board, not the whole output
-        for part in (self.title, self.feedback_box):
-            part.layout.max_width = f"{size}px"
+        self.title.layout.max_width = f"{size}px"
         self.board.layout.width = f"{size}px"
-        self.stars_label = w.Label("")
-        self.stars_label.add_class("bgl-exercise-stars")
         self._build_choices()
-        super().__init__([self.title, self.prompt, self.board, self.choices, self.reasons,
-                          w.HBox([self.hint_button, self.solution_button, self.retry_button, self.stars_label]),
+        super().__init__([self.title, self.prompt, self.board, self.choices, self.reasons, controls,
                           self.feedback_box])
         self.add_class("bgl-exercise")
         self._show_stars()
 
     # -- what the learner sees -----------------------------------------------------------------
-    @property
-    def feedback(self) -> str:
-        """The last feedback line, as plain text."""
-        return self._feedback
-
-    def _say(self, text: str, good: bool | None = None) -> None:
-        self._feedback = text
-        mark = {True: "\u2714 ", False: "\u2718 ", None: ""}[good]
-        colour = {True: "#1b7f3b", False: "#b3261e", None: "inherit"}[good]
-        self.feedback_box.value = f'<span style="color:{colour}">{html.escape(mark + text)}</span>'
 
     @property
     def stars(self) -> int:

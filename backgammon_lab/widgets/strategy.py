@@ -29,14 +29,14 @@ from ..lessons.progress import MAX_STARS, Progress, stars_for
 from ..lessons.review import ReviewQueue, load_progress, save_progress
 from ..rules import legal_plays
 from .board import BoardWidget
-from .exercise import star_text
+from .exercise import AnswerControls, star_text
 
 __all__ = ["QuestionWidget", "StrategyCourse", "strategy_course"]
 
 Item = Drill | Puzzle
 
 
-class QuestionWidget(w.VBox):
+class QuestionWidget(AnswerControls, w.VBox):
     """One drill or puzzle to answer with the buttons (see the module docstring)."""
 
     def __init__(self, item: Item, *, progress: Progress | None = None, size: int = 440, number: str = "") -> None:
@@ -66,22 +66,11 @@ class QuestionWidget(w.VBox):
         self.choice_buttons = [self._button(label, partial(self.answer, value))
                                for value, label in zip(q.choices, q.labels, strict=True)]
         self.choices = w.HBox(self.choice_buttons, layout=w.Layout(flex_flow="row wrap", max_width=f"{size}px"))
-        self.hint_button = w.Button(description="Hint", icon="lightbulb-o")
-        self.solution_button = w.Button(description="Show solution", icon="eye")
-        self.retry_button = w.Button(description="Try again", icon="refresh", disabled=True)
-        self.hint_button.on_click(lambda _b: self.hint())
-        self.solution_button.on_click(lambda _b: self.show_solution())
-        self.retry_button.on_click(lambda _b: self.reset())
-        self.stars_label = w.Label("")
-        self.feedback_box = w.HTML("", layout=w.Layout(max_width=f"{size}px"))
+        controls = self._make_controls(size)
         self.title.layout.max_width = f"{size}px"
-        super().__init__([self.title, self.board, self.choices,
-                          w.HBox([self.hint_button, self.solution_button, self.retry_button, self.stars_label]),
-                          self.feedback_box])
+        super().__init__([self.title, self.board, self.choices, controls, self.feedback_box])
         self.title.add_class("bgl-exercise-goal")
         self.choices.add_class("bgl-exercise-choices")
-        self.feedback_box.add_class("bgl-exercise-feedback")
-        self.stars_label.add_class("bgl-exercise-stars")
         self.add_class("bgl-exercise")
         self._show_stars()
 
@@ -92,11 +81,6 @@ class QuestionWidget(w.VBox):
 
     # -- what the learner sees -----------------------------------------------------------------
     @property
-    def feedback(self) -> str:
-        """The last feedback line, as plain text."""
-        return self._feedback
-
-    @property
     def par(self) -> int:
         """The fewest answer clicks that solve the question (:attr:`Question.par
         <backgammon_lab.analysis.strategy.Question.par>`)."""
@@ -106,12 +90,6 @@ class QuestionWidget(w.VBox):
     def stars(self) -> int:
         """Stars of this attempt (0 until finished)."""
         return stars_for(self.wrong, self.hints, self.shown) if self.solved else 0
-
-    def _say(self, text: str, good: bool | None = None) -> None:
-        self._feedback = text
-        mark = {True: "\u2714 ", False: "\u2718 ", None: ""}[good]
-        colour = {True: "#1b7f3b", False: "#b3261e", None: "inherit"}[good]
-        self.feedback_box.value = f'<span style="color:{colour}">{html.escape(mark + text)}</span>'
 
     def _show_stars(self) -> None:
         best = self.progress.stars(self.item.id)
