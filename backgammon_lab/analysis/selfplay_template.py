@@ -508,12 +508,24 @@ def plays_of(b, a, c, named, ws):
 
 
 @njit
-def net_rows(b, opp_off, boards, cnt, same, w1, b1, w2, b2, ic, rows):
+def net_rows(b, opp_off, boards, cnt, same, w1, b1, w2, b2, ic, rows, keep):
     """rows[i] = the mover's 0-ply values after the play to boards[i] (i < cnt) from b, followed by
-    the mover acting again (same) or not: incremental evaluation from b."""
+    the mover acting again (same) or not: incremental evaluation from b. With keep, ic.cb and ic.ch
+    get the next side's board and hidden values after the first play of the best score (unless
+    that play won)."""
     inc_base(b, opp_off, same, w1, b1, ic)
+    bs = -1e300
     for i in range(cnt):
-        value_inc(boards[i], opp_off, same, w1, w2, b2, ic, rows[i])
+        so = value_inc(boards[i], opp_off, same, w1, w2, b2, ic, rows[i])
+        if keep:
+            sc = score(rows[i])
+            if sc > bs:
+                bs = sc
+                if so >= 0:
+                    for q in range(W):
+                        ic.cb[q] = ic.sb[q]
+                    for q in range(ic.h.shape[0]):
+                        ic.ch[q] = ic.h[q]
 
 
 @njit
@@ -525,7 +537,7 @@ def best_play(b, opp_off, a, c, named, keep, w1, b1, w2, b2, ws, ic, val, best_v
     cnt, used, kind = plays_of(b, a, c, named, ws)
     same = kind != 0
     rows = np.empty((cnt, val.shape[0]))
-    net_rows(b, opp_off, ws[0], cnt, same, w1, b1, w2, b2, ic, rows)
+    net_rows(b, opp_off, ws[0], cnt, same, w1, b1, w2, b2, ic, rows, keep)
     best = 0
     bs = -1e300
     for i in range(cnt):
@@ -537,14 +549,7 @@ def best_play(b, opp_off, a, c, named, keep, w1, b1, w2, b2, ws, ic, val, best_v
     if cnt > 0:
         for o in range(val.shape[0]):
             best_val[o] = rows[best, o]
-        if keep:
-            bso = value_inc(ws[0][best], opp_off, same, w1, w2, b2, ic, val)
-            if bso >= 0:
-                for q in range(W):
-                    ic.cb[q] = ic.sb[q]
-                for q in range(ic.h.shape[0]):
-                    ic.ch[q] = ic.h[q]
-        elif ws[0][best, 0] != C:
+        if ws[0][best, 0] != C:
             bso = opp_off if same else np.int64(ws[0][best, 0])
     return best, cnt, used, bso
 
@@ -981,7 +986,7 @@ def _rows(b, opp_off, a, c, named, net, ws, sc, K):
     boards = ws[0][:cnt].copy()
     rows = np.empty((cnt, K))
     net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
-             rows)
+             rows, False)
     return boards, rows, kind
 
 
