@@ -238,3 +238,33 @@ def test_the_rule_tests_pass_with_numba_disabled() -> None:
                           capture_output=True, text=True, env=env, cwd=here.parent)
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout
+
+
+def test_rollouts_reuse_the_opening_choices_for_the_same_start_and_net_only() -> None:
+    """A Mexican rollout from the opening keeps the kernel's keep/re-roll decisions by roll
+    (rollout._MEMOS) for later calls with the same start, net and settings; a call that reuses them
+    gives, game by game, the engine path's results, and another net gets a table of its own."""
+    from backgammon_lab.analysis import rollout as ro
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.options import Options
+
+    v = find_variant("mexican")
+    net = Net.create(v, hidden=10, seed=3, encoding="td24x")
+    start = start_state(v)
+    ro._MEMOS.clear()
+    first = ro.rollout(start, Options(games=12, seed=3, bot=NetBot(net)))
+    (memo,) = ro._MEMOS.values()
+    known = int((memo >= 0).sum())
+    assert known > 0 and set(memo[memo >= 0].tolist()) <= {0, 1}
+    again = ro.rollout(start, Options(games=12, seed=11, bot=NetBot(net)))  # starts from the table
+    assert len(ro._MEMOS) == 1 and again.samples != first.samples
+    ro.KERNEL_ROLLOUTS = False
+    try:
+        slow = ro.rollout(start, Options(games=12, seed=11, bot=NetBot(net)))
+    finally:
+        ro.KERNEL_ROLLOUTS = True
+    assert again.samples == slow.samples and again.outcomes == slow.outcomes
+    other = net.copy()
+    other.w1[0, 0] += 0.25
+    ro.rollout(start, Options(games=2, seed=3, bot=NetBot(other)))
+    assert len(ro._MEMOS) == 2

@@ -307,6 +307,30 @@ def _net_bot(bot: Any) -> bool:
     return t.__module__ == "backgammon_lab.analysis.netbot" and t.__qualname__ == "NetBot"
 
 
+_MEMOS: dict[tuple[Any, ...], Any] = {}
+
+
+def _opening_memo(variant: Any, board: Any, off: int, bot: Any, weights: tuple[Any, ...]) -> Any:
+    """The kernel's table of keep/re-roll decisions at the start's opening choice (rollout_games'
+    memo), shared by every chunk of games from the same start with the same net and settings in
+    this process: the key holds a digest of the weights, so a net trained in between gets a fresh
+    table. At most 16 tables are kept."""
+    import hashlib
+
+    import numpy as np
+
+    h = hashlib.sha1()
+    for w in weights:
+        h.update(np.ascontiguousarray(w).tobytes())
+    key = (variant, board.tobytes(), off, bool(bot.lookahead), bot.shortlist or 0, h.hexdigest())
+    memo = _MEMOS.get(key)
+    if memo is None:
+        if len(_MEMOS) >= 16:
+            _MEMOS.pop(next(iter(_MEMOS)))
+        memo = _MEMOS[key] = np.full((2, 7, 7), -1, np.int64)
+    return memo
+
+
 def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     """:func:`_run_games` in the compiled kernel (``rollout_games`` of
     :mod:`backgammon_lab.analysis.selfplay_template`): the same dice (each game's
@@ -358,10 +382,12 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
         for j, (d1, d2) in enumerate(f):
             forced[g, j] = (d1, d2)
     out = np.zeros(hi - lo, np.int64)
-    k.rollout_games(np.array(pos.board(), np.int8), int(pos.off[1 if pos.turn == "white" else 0]), _PHASE_CODES[ph],
-                    roll.first if roll is not None else 0, roll.second if roll is not None else 0,
-                    bool(template.named), mts, forced, nforced, bot.lookahead, bot.shortlist or 0, weights, ws, sc,
-                    nout, dbt, out)
+    board = np.array(pos.board(), np.int8)
+    off = int(pos.off[1 if pos.turn == "white" else 0])
+    memo = _opening_memo(v, board, off, bot, weights)
+    k.rollout_games(board, off, _PHASE_CODES[ph], roll.first if roll is not None else 0,
+                    roll.second if roll is not None else 0, bool(template.named), mts, forced, nforced, bot.lookahead,
+                    bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, out)
     sign = 1 if mover == player else -1
     return [(1.0 if p > 0 else 0.0, float(p), int(p)) for p in (sign * out).tolist()]
 

@@ -15,8 +15,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from backgammon_lab.kernels._jit import njit
+from backgammon_lab.kernels._jit import njit_with
 from {movegen} import W, N, BAR, OPP_BAR, search
+
+njit = njit_with(error_model="numpy")  # every divisor below is non-zero: no check
+# the net's arithmetic only: fused multiply-adds (fma) and reordered sums (sums); values move by
+# rounding (the tests hold the kernel within 1e-9 of the numpy forward pass)
+njit_fma = njit_with(error_model="numpy", fastmath={{"contract"}})
+njit_sums = njit_with(error_model="numpy", fastmath={{"contract", "reassoc"}})
 
 C = {checkers}
 HOME = {home}
@@ -24,6 +30,8 @@ GAMMONS = {gammons}
 OPENING_CHOICE = {opening_choice}
 ENC = {enc}  # 0 td24, 1 td24x, 2 strip
 NIN = {nin}
+UNITS = C if ENC == 2 else 4  # the inputs of a point's checkers, for each side
+TAIL0 = 2 * N * UNITS  # the first input after the points' (bar, off, pips, td24x features)
 # what follows a play: AFTER[a, b, named, used] = 0 end the turn, 1 roll again, 2 name doubles
 AFTER = np.array({after}, dtype=np.int64)
 M62 = (1 << 62) - 1
@@ -34,9 +42,10 @@ REACHBITS = np.array({reach}, dtype=np.int64)  # bit r: the r-th roll
 ROLL_COUNT = np.array([1, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2, 1, 2, 2, 1, 2, 1], dtype=np.int64)
 PERM5 = np.array([0, 3, 4, 1, 2], dtype=np.int64)  # five outputs turned round (flip): q <- PERM5[q]
 # the scratch rows of the incremental evaluation (inc_scratch): a candidate's next board sb, input
-# row x, hidden values h, a row of outputs tmp; the base's input row bx and pre-activations bz;
-# encoding scratch me, op; and the best candidate's next board cb, input row cx, hidden values ch
-Inc = namedtuple("Inc", "sb x h tmp bx bz me op cb cx ch e1 e2")
+# row x (its inputs from TAIL0 on), hidden values h, a row of outputs tmp; the base's input row bx,
+# pre-activations bz and board bb; encoding scratch me, op; the best candidate's next board cb and
+# hidden values ch (best_play with keep); sigmoid scratch e1, e2
+Inc = namedtuple("Inc", "sb x h tmp bx bz me op cb bb ch e1 e2")
 # exp by range reduction (x = m ln2 + r, |r| <= ln2 / 2) and Taylor's polynomial of degree 12
 # (relative error below 2e-16), written so that the compiler vectorizes a row of sigmoids
 LOG2E = 1.4426950408889634
@@ -79,15 +88,26 @@ def swap(b, opp_off, out):
 
 
 @njit
-def _td_units(n, x, j):
-    if n >= 1:
-        x[j] = 1.0
-    if n >= 2:
-        x[j + 1] = 1.0
-    if n >= 3:
-        x[j + 2] = 1.0
-    if n > 3:
-        x[j + 3] = (min(n, 15) - 3) / 2.0
+def unit(n, u):
+    """Input u (0..UNITS - 1) of a point holding n checkers of one side: td24's four (one each for
+    1, 2, 3 checkers, then (n - 3) / 2 capped at 15), strip's C (one for each checker)."""
+    if ENC == 2:
+        return 1.0 if u < min(n, C) else 0.0
+    if u < 3:
+        return 1.0 if n > u else 0.0
+    return (min(n, 15) - 3) / 2.0 if n > 3 else 0.0
+
+
+@njit
+def me_input(p):
+    """The first input of the side to act's checkers on its point p (1..N)."""
+    return (p - 1) * UNITS
+
+
+@njit
+def op_input(p):
+    """The first input of the other side's checkers on the side to act's point p (its point N + 1 - p)."""
+    return N * UNITS + (N - p) * UNITS
 
 
 @njit
@@ -164,8 +184,22 @@ def encode(b, opp_off, x):
 @njit
 def encode_into(b, opp_off, x, me, op):
     """encode with scratch rows me, op (N + 1 integers each)."""
-    for i in range(NIN):
-        x[i] = 0.0
+    for p in range(1, N + 1):
+        v = b[p]
+        m = v if v > 0 else 0
+        o = -v if v < 0 else 0
+        i = me_input(p)
+        j = op_input(p)
+        for u in range(UNITS):
+            x[i + u] = unit(m, u)
+            x[j + u] = unit(o, u)
+    encode_tail(b, opp_off, x, me, op)
+
+
+@njit
+def encode_tail(b, opp_off, x, me, op):
+    """The inputs from TAIL0 on (bar, off, pips; td24x's features) of a mover's-eye board; me, op
+    get each side's checkers by point in its own numbering."""
     me[0] = 0
     op[0] = 0
     for p in range(1, N + 1):
@@ -177,16 +211,8 @@ def encode_into(b, opp_off, x, me, op):
     for p in range(1, N + 1):
         me_pips += me[p] * p
         op_pips += op[p] * p
+    j = TAIL0
     if ENC == 2:
-        j = 0
-        for p in range(1, N + 1):
-            for u in range(min(me[p], C)):
-                x[j + u] = 1.0
-            j += C
-        for p in range(1, N + 1):
-            for u in range(min(op[p], C)):
-                x[j + u] = 1.0
-            j += C
         for which in range(4):
             if which == 0:
                 cnt = np.int64(b[N + 1])
@@ -196,17 +222,13 @@ def encode_into(b, opp_off, x, me, op):
                 cnt = np.int64(b[0])
             else:
                 cnt = np.int64(opp_off)
-            for u in range(min(cnt, C)):
-                x[j + u] = 1.0
+            for u in range(C):
+                x[j + u] = 1.0 if u < min(cnt, C) else 0.0
             j += C
         scale = float(C * (N + 1))
         x[j] = me_pips / scale
         x[j + 1] = op_pips / scale
         return
-    for p in range(1, N + 1):
-        _td_units(me[p], x, 4 * (p - 1))
-        _td_units(op[p], x, 4 * N + 4 * (p - 1))
-    j = 8 * N
     x[j] = b[N + 1] / 2.0
     x[j + 1] = b[N + 2] / 2.0
     x[j + 2] = b[0] / C
@@ -229,7 +251,7 @@ def forward(x, w1, b1, w2, b2, h, out):
     post(h, w2, b2, h, out)
 
 
-@njit
+@njit_fma
 def pre(x, w1, b1, z):
     """The hidden pre-activations z = b1 + x w1 of input row x (its non-zero inputs only)."""
     H = w1.shape[1]
@@ -242,7 +264,7 @@ def pre(x, w1, b1, z):
                 z[k] += w1[i, k] * xi
 
 
-@njit
+@njit_fma
 def sigmoid_row(z, h, e1, e2):
     """h[k] = sigmoid(z[k]) for a row (h may be z itself), with scratch rows e1, e2: exp(-|z|) as
     2**m * exp(r), the power of two built in the bits of a float (no call, no branch, so the loops
@@ -273,7 +295,7 @@ def post(z, w2, b2, h, out):
     post_into(z, w2, b2, h, out, np.empty(H), np.empty(H))
 
 
-@njit
+@njit_sums
 def post_into(z, w2, b2, h, out, e1, e2):
     """post with scratch rows e1, e2."""
     H = z.shape[0]
@@ -300,48 +322,80 @@ def post_into(z, w2, b2, h, out, e1, e2):
         out[o] = sigmoid(s)
 
 
+@njit_fma
+def add_column(w1, i, d, z):
+    """z += d times input i's weights (a row of the transposed w1)."""
+    for k in range(z.shape[0]):
+        z[k] += w1[i, k] * d
+
+
 @njit
-def pre_from(x, bx, bz, w1, z):
-    """Incremental evaluation (as gnubg's from a base position): the pre-activations z of input
-    row x from those of a base row bx (bz), adding the columns of the inputs that differ only."""
-    H = w1.shape[1]
-    for k in range(H):
-        z[k] = bz[k]
-    for i in range(NIN):
+def pre_inc(sb, so, ic, w1):
+    """Incremental evaluation (as gnubg's from a base position): the pre-activations ic.h of the
+    mover's-eye board sb (its opponent so off) from the base's (inc_base), adding the weights of
+    the inputs that differ only, in the order of the inputs: the points' inputs where sb differs
+    from the base board, then the inputs from TAIL0 on (encoded into ic.x)."""
+    z = ic.h
+    bx = ic.bx
+    bb = ic.bb
+    for k in range(z.shape[0]):
+        z[k] = ic.bz[k]
+    for p in range(1, N + 1):  # the side to act's checkers: inputs me_input(1) < me_input(2) < ...
+        v = sb[p]
+        v0 = bb[p]
+        if v != v0 and (v > 0 or v0 > 0):
+            i = me_input(p)
+            m = v if v > 0 else 0
+            for u in range(UNITS):
+                d = unit(m, u) - bx[i + u]
+                if d != 0.0:
+                    add_column(w1, i + u, d, z)
+    for p in range(N, 0, -1):  # the other side's: op_input(N) < op_input(N - 1) < ...
+        v = sb[p]
+        v0 = bb[p]
+        if v != v0 and (v < 0 or v0 < 0):
+            i = op_input(p)
+            o = -v if v < 0 else 0
+            for u in range(UNITS):
+                d = unit(o, u) - bx[i + u]
+                if d != 0.0:
+                    add_column(w1, i + u, d, z)
+    x = ic.x
+    encode_tail(sb, so, x, ic.me, ic.op)
+    for i in range(TAIL0, NIN):
         d = x[i] - bx[i]
         if d != 0.0:
-            for k in range(H):
-                z[k] += w1[i, k] * d
+            add_column(w1, i, d, z)
 
 
 @njit
 def inc_scratch(H, K):
     """Fresh scratch rows for the incremental evaluation (see Inc)."""
     return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
-               np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(W, np.int8), np.zeros(NIN),
+               np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(W, np.int8), np.zeros(W, np.int8),
                np.zeros(H), np.zeros(H), np.zeros(H))
 
 
 @njit
 def inc_base(b, opp_off, same, w1, b1, ic):
     """Set up the incremental evaluation of the plays from b (mover's eye, before its play): the
-    base is b as the side to act next sees it (b itself when the mover acts again, same), its input
-    row in ic.bx and its pre-activations in ic.bz."""
+    base is b as the side to act next sees it (b itself when the mover acts again, same), its board
+    in ic.bb, its input row in ic.bx and its pre-activations in ic.bz."""
     if same:
         for i in range(W):
-            ic.sb[i] = b[i]
+            ic.bb[i] = b[i]
         so = opp_off
     else:
-        so = swap(b, opp_off, ic.sb)
-    encode_into(ic.sb, so, ic.bx, ic.me, ic.op)
+        so = swap(b, opp_off, ic.bb)
+    encode_into(ic.bb, so, ic.bx, ic.me, ic.op)
     pre(ic.bx, w1, b1, ic.bz)
 
 
 @njit
 def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
     """value_after by incremental evaluation from the base set by inc_base: the mover's values
-    after playing to b. Leaves the next side's board, input row and hidden values in ic.sb, ic.x,
-    ic.h; returns the next side's opponent-off count (-1: the mover won)."""
+    after playing to b. Leaves the next side's board and hidden values in ic.sb, ic.h; returns the
+    next side's opponent-off count (-1: the mover won)."""
     if b[0] == C:
         outcome(b, opp_off, out)
         return -1
@@ -351,8 +405,7 @@ def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
         so = opp_off
     else:
         so = swap(b, opp_off, ic.sb)
-    encode_into(ic.sb, so, ic.x, ic.me, ic.op)
-    pre_from(ic.x, ic.bx, ic.bz, w1, ic.h)
+    pre_inc(ic.sb, so, ic, w1)
     if same:
         post_into(ic.h, w2, b2, ic.h, out, ic.e1, ic.e2)
     else:
@@ -445,34 +498,59 @@ def value_after(b, opp_off, same, w1, b1, w2, b2, sb, x, h, tmp, out):
 
 
 @njit
-def best_play(b, opp_off, a, c, named, w1, b1, w2, b2, ws, ic, val, best_val):
-    """Search the roll a-c and value every play at 0-ply (incremental evaluation from b): the best
-    play's index (into ws[0]), the count of plays, their length, and the opponent-off count of the
-    side to act after it (-1: the play won); best_val gets its values, and ic.cb, ic.cx, ic.ch that
-    side's board, input row and hidden values (unless it won)."""
+def plays_of(b, a, c, named, ws):
+    """Search the roll a-c from b (mover's eye; named: doubles named after a Mexican): the count of
+    plays (their boards in ws[0]), the dice they use, and what follows them (0 the turn passes,
+    also when there is no move; 1 roll again; 2 name doubles)."""
     cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
     kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
-    same = kind != 0
+    return cnt, used, kind
+
+
+@njit
+def net_rows(b, opp_off, boards, cnt, same, w1, b1, w2, b2, ic, rows, keep):
+    """rows[i] = the mover's 0-ply values after the play to boards[i] (i < cnt) from b, followed by
+    the mover acting again (same) or not: incremental evaluation from b. With keep, ic.cb and ic.ch
+    get the next side's board and hidden values after the first play of the best score (unless
+    that play won)."""
     inc_base(b, opp_off, same, w1, b1, ic)
-    best = 0
-    bso = -1
     bs = -1e300
     for i in range(cnt):
-        so = value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, val)
-        sc = score(val)
+        so = value_inc(boards[i], opp_off, same, w1, w2, b2, ic, rows[i])
+        if keep:
+            sc = score(rows[i])
+            if sc > bs:
+                bs = sc
+                if so >= 0:
+                    for q in range(W):
+                        ic.cb[q] = ic.sb[q]
+                    for q in range(ic.h.shape[0]):
+                        ic.ch[q] = ic.h[q]
+
+
+@njit
+def best_play(b, opp_off, a, c, named, keep, w1, b1, w2, b2, ws, ic, val, best_val):
+    """Search the roll a-c and value every play at 0-ply (net_rows): the best play's index (into
+    ws[0]), the count of plays, their length, and the opponent-off count of the side to act after
+    it (-1: the play won); best_val gets its values, and with keep ic.cb, ic.ch that side's board
+    and hidden values (unless it won)."""
+    cnt, used, kind = plays_of(b, a, c, named, ws)
+    same = kind != 0
+    rows = np.empty((cnt, val.shape[0]))
+    net_rows(b, opp_off, ws[0], cnt, same, w1, b1, w2, b2, ic, rows, keep)
+    best = 0
+    bs = -1e300
+    for i in range(cnt):
+        sc = score(rows[i])
         if sc > bs:
             bs = sc
             best = i
-            bso = so
-            for o in range(val.shape[0]):
-                best_val[o] = val[o]
-            if so >= 0:
-                for q in range(W):
-                    ic.cb[q] = ic.sb[q]
-                for q in range(NIN):
-                    ic.cx[q] = ic.x[q]
-                for q in range(ic.h.shape[0]):
-                    ic.ch[q] = ic.h[q]
+    bso = -1
+    if cnt > 0:
+        for o in range(val.shape[0]):
+            best_val[o] = rows[best, o]
+        if ws[0][best, 0] != C:
+            bso = opp_off if same else np.int64(ws[0][best, 0])
     return best, cnt, used, bso
 
 
@@ -480,12 +558,16 @@ def best_play(b, opp_off, a, c, named, w1, b1, w2, b2, ws, ic, val, best_val):
 def _keep_value(b, opp_off, a, c, w1, b1, w2, b2, ws, ic, val, out):
     """Mexican's opening choice (M2) at 0-ply: score of keeping a-c, score of rolling again."""
     bv = np.empty(out.shape[0])
-    best_play(b, opp_off, a, c, False, w1, b1, w2, b2, ws, ic, val, bv)
+    best_play(b, opp_off, a, c, False, False, w1, b1, w2, b2, ws, ic, val, bv)
     keep = score(bv)
     for o in range(out.shape[0]):
         out[o] = 0.0
+    kv = bv.copy()
     for r in range(21):
-        best_play(b, opp_off, ROLL_A[r], ROLL_B[r], False, w1, b1, w2, b2, ws, ic, val, bv)
+        if ROLL_A[r] == a and ROLL_B[r] == c:  # the roll kept: valued above
+            bv[:] = kv
+        else:
+            best_play(b, opp_off, ROLL_A[r], ROLL_B[r], False, False, w1, b1, w2, b2, ws, ic, val, bv)
         p = ROLL_COUNT[r] / 36.0
         for o in range(out.shape[0]):
             out[o] += p * bv[o]
@@ -499,7 +581,7 @@ def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
     best = 1
     bs = -1e300
     for k in range(1, 7):
-        best_play(b, opp_off, k, k, True, w1, b1, w2, b2, ws, ic, val, bv)
+        best_play(b, opp_off, k, k, True, False, w1, b1, w2, b2, ws, ic, val, bv)
         sc = score(bv)
         if sc > bs:
             bs = sc
@@ -507,12 +589,13 @@ def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
     return best
 
 
-@njit
+@njit_fma
 def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam, o, g1, fixed, delta, rows):
     """One TD(lambda) step at a state before a roll (see analysis.train): values in White's frame;
     st[0] the trace scale, st[1] 1 when prev holds the last state's values. The first layer's
     trace is ew1[input, output, hidden] times st[0]; rows[1..rows[0]] lists the inputs whose trace
-    rows are not zero (the others are skipped by the decay and the update)."""
+    rows are not zero (the others are skipped by the decay and the update). Each of those rows is
+    updated, decayed and (when its input is on) added to in one pass, while it is in cache."""
     K = w2.shape[0]
     H = w1.shape[1]
     # outputs of the current weights
@@ -526,31 +609,23 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
             fixed[q] = o[q]
     else:
         flip(o, fixed)
-    if st[1] > 0:
+    upd = st[1] > 0
+    a1 = alpha * st[0]  # the first layer's update uses the scale before this step's decay
+    if upd:
         for q in range(K):
             delta[q] = fixed[q] - prev[q]
-        _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows)
+        _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha)
     # gradients: g1[q, k] = dV_q / d(hidden input k)
     for q in range(K):
         g2 = o[q] * (1.0 - o[q])
         for k in range(H):
             g1[q, k] = g2 * w2[q, k] * h[k] * (1.0 - h[k])
-    if lam == 0.0:
-        for j in range(1, rows[0] + 1):
-            ew1[rows[j]] = 0.0
-            rows[NIN + 1 + rows[j]] = 0
-        rows[0] = 0
-        st[0] = 1.0
-    else:
+    rescale = 0.0  # > 0: the trace rows are multiplied by it and the scale set back to 1
+    if lam != 0.0:
         st[0] *= lam
         if st[0] < 1e-30:
-            for j in range(1, rows[0] + 1):
-                i = rows[j]
-                for q in range(K):
-                    for k in range(H):
-                        ew1[i, q, k] *= st[0]
-            st[0] = 1.0
-    inv = 1.0 / st[0]
+            rescale = st[0]
+    inv = 1.0 if (lam == 0.0 or rescale > 0.0) else 1.0 / st[0]
     for q in range(K):
         for k in range(H):
             eb1[q, k] *= lam
@@ -558,20 +633,32 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
             eb2[q, r] *= lam
             for k in range(H):
                 ew2[q, r, k] *= lam
+    n = rows[0]
+    for j in range(1, n + 1):
+        i = rows[j]
+        if upd:
+            _update_row(i, a1, delta, w1, ew1)
+        if lam == 0.0:
+            ew1[i] = 0.0
+            rows[NIN + 1 + i] = 0
+        else:
+            if rescale > 0.0:
+                for q in range(K):
+                    for k in range(H):
+                        ew1[i, q, k] *= rescale
+            if x[i] != 0.0:
+                _trace_row(i, x[i], white, inv, g1, ew1)
+    if lam == 0.0:
+        rows[0] = 0
+        st[0] = 1.0
+    elif rescale > 0.0:
+        st[0] = 1.0
     for i in range(NIN):
-        xi = x[i]
-        if xi == 0.0:
-            continue
-        if rows[NIN + 1 + i] == 0:
+        if x[i] != 0.0 and rows[NIN + 1 + i] == 0:
             rows[NIN + 1 + i] = 1
             rows[0] += 1
             rows[rows[0]] = i
-        for q in range(K):
-            # the trace of White-frame output q follows the actual output pq, with sign sq
-            pq = q if (white or K == 1) else PERM5[q]
-            f = (-inv if (not white and q == 0) else inv) * xi
-            for k in range(H):
-                ew1[i, q, k] += f * g1[pq, k]
+            _trace_row(i, x[i], white, inv, g1, ew1)
     for q in range(K):
         pq = q if (white or K == 1) else PERM5[q]
         sq = -1.0 if (not white and q == 0) else 1.0
@@ -586,12 +673,42 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
     st[1] = 1.0
 
 
-@njit
-def _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows):
-    """w <- w + alpha sum_q delta_q e_q, over the first layer's rows with a trace only."""
-    K = w2.shape[0]
+@njit_fma
+def _trace_row(i, xi, white, inv, g1, ew1):
+    """Add input i's part (its value xi) of this step's gradient to its trace row (inv: 1 / the
+    trace scale); the trace of White-frame output q follows the actual output pq, with sign sq."""
+    K = ew1.shape[1]
+    H = ew1.shape[2]
+    for q in range(K):
+        pq = q if (white or K == 1) else PERM5[q]
+        f = (-inv if (not white and q == 0) else inv) * xi
+        for k in range(H):
+            ew1[i, q, k] += f * g1[pq, k]
+
+
+@njit_fma
+def _update_row(i, a1, delta, w1, ew1):
+    """w1[i] <- w1[i] + a1 sum_q delta_q ew1[i, q] (a1: alpha times the trace scale)."""
+    K = ew1.shape[1]
     H = w1.shape[1]
-    a1 = alpha * st[0]
+    if K == 5:  # one pass over the row (the sum over the outputs first, as delta @ e)
+        f0, f1, f2, f3, f4 = a1 * delta[0], a1 * delta[1], a1 * delta[2], a1 * delta[3], a1 * delta[4]
+        for k in range(H):
+            w1[i, k] += (f0 * ew1[i, 0, k] + f1 * ew1[i, 1, k] + f2 * ew1[i, 2, k] + f3 * ew1[i, 3, k]
+                         + f4 * ew1[i, 4, k])
+    else:
+        for q in range(K):
+            f = a1 * delta[q]
+            if f != 0.0:
+                for k in range(H):
+                    w1[i, k] += f * ew1[i, q, k]
+
+
+@njit_fma
+def _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha):
+    """b1, w2, b2 <- + alpha sum_q delta_q e_q."""
+    K = w2.shape[0]
+    H = w2.shape[1]
     for q in range(K):
         f = alpha * delta[q]
         if f == 0.0:
@@ -602,21 +719,15 @@ def _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows):
             b2[r] += f * eb2[q, r]
             for k in range(H):
                 w2[r, k] += f * ew2[q, r, k]
-    if K == 5:  # one pass over each row (the sum over the outputs first, as delta @ e)
-        f0, f1, f2, f3, f4 = a1 * delta[0], a1 * delta[1], a1 * delta[2], a1 * delta[3], a1 * delta[4]
-        for j in range(1, rows[0] + 1):
-            i = rows[j]
-            for k in range(H):
-                w1[i, k] += (f0 * ew1[i, 0, k] + f1 * ew1[i, 1, k] + f2 * ew1[i, 2, k] + f3 * ew1[i, 3, k]
-                             + f4 * ew1[i, 4, k])
-    else:
-        for j in range(1, rows[0] + 1):
-            i = rows[j]
-            for q in range(K):
-                f = a1 * delta[q]
-                if f != 0.0:
-                    for k in range(H):
-                        w1[i, k] += f * ew1[i, q, k]
+
+
+@njit_fma
+def _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows):
+    """w <- w + alpha sum_q delta_q e_q, over the first layer's rows with a trace only."""
+    _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha)
+    a1 = alpha * st[0]
+    for j in range(1, rows[0] + 1):
+        _update_row(rows[j], a1, delta, w1, ew1)
 
 
 @njit
@@ -705,8 +816,9 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                         if ic.cb[q] != b[q]:
                             hit = False
                             break
-                if hit:
-                    _learn(ic.cx, ic.ch, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
+                if hit:  # the hidden values of the play chosen before (best_play with keep)
+                    encode_into(b, opp_off, x, ic.me, ic.op)
+                    _learn(x, ic.ch, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
                            o, g1, fixed, delta, rows)
                 else:
                     encode_into(b, opp_off, x, ic.me, ic.op)
@@ -744,7 +856,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                 cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
                 i = next_die(rng) % cnt if cnt > 1 else 0
             else:
-                i, cnt, used, so = best_play(b, opp_off, a, c, named, w1, b1, w2, b2, ws, ic, val, bv)
+                i, cnt, used, so = best_play(b, opp_off, a, c, named, learn, w1, b1, w2, b2, ws, ic, val, bv)
                 have_cache = learn and cnt > 0 and so >= 0
                 cache_off = so
             if nlog < log.shape[0]:
@@ -870,14 +982,11 @@ def _leaf(b, opp_off, same, net, sc, out):
 def _rows(b, opp_off, a, c, named, net, ws, sc, K):
     """Every play of the roll a-c from b (mover's eye): a copy of their boards, their 0-ply values
     (a Mexican's as if the mover rolled again) and what follows them (0 end, 1 roll again, 2 name)."""
-    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
-    kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
+    cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
     rows = np.empty((cnt, K))
-    ic = inc_scratch(net[0].shape[1], K)
-    inc_base(b, opp_off, kind != 0, net[0], net[1], ic)  # the plays by incremental evaluation from b
-    for i in range(cnt):
-        value_inc(boards[i], opp_off, kind != 0, net[0], net[2], net[3], ic, rows[i])
+    net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
+             rows, False)
     return boards, rows, kind
 
 
@@ -927,6 +1036,13 @@ def best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
     """The play of a-c the search makes, chosen at 0-ply: (index, what follows); row and board get
     its 0-ply values and its board. After a Mexican (with look) the plays are ranked as if the mover
     rolled again and the best sl of them (all: sl 0) are valued by the naming that follows."""
+    best, kind, _k = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    return best, kind
+
+
+@njit
+def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
+    """best0, and the doubles (1..6) _name0 names after the play when it looked them up (else 0)."""
     boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
     cnt = rows.shape[0]
     if kind == 2 and look:
@@ -937,24 +1053,27 @@ def best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
         m = cnt if sl <= 0 else min(sl, cnt)
         tmp = np.empty(K)
         best = order[0]
+        bk = 0
         bs = -1e300
         for j in range(m):
             i = order[j]
+            k = 0
             if boards[i, 0] == C:
                 tmp[:] = rows[i]
             else:
-                _name0(boards[i], opp_off, net, ws, sc, K, tmp)
+                k = _name0(boards[i], opp_off, net, ws, sc, K, tmp)
             e = equity(tmp)
             if e > bs:
                 bs = e
                 best = i
+                bk = k
                 row[:] = tmp
         board[:] = boards[best]
-        return best, kind
+        return best, kind, bk
     best = _argbest(rows)
     row[:] = rows[best]
     board[:] = boards[best]
-    return best, kind
+    return best, kind, 0
 
 
 @njit
@@ -1102,6 +1221,8 @@ ROLLOUT = """
 # db = (sorted keys, their rows, turns, first_off, checkers on the board) of bearoff.BearoffDatabase.
 
 RACES = {races}
+# can named doubles be followed by naming again? (then the naming of a play is not _name0's)
+NAME_AFTER_NAMED = bool((AFTER[:, :, 1, :] == 2).any())
 
 
 @njit
@@ -1215,8 +1336,7 @@ def _race_next(board, opp_off, kind, db, out):
 def _race_play(b, opp_off, a, c, named, db, ws, out):
     \"\"\"bearoff.state_values of a rolled race (no naming follows: named doubles or no Mexican):
     the best play's values, a later play better by more than 1e-15 only.\"\"\"
-    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
-    kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
+    cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
     row = np.empty(out.shape[0])
     bs = 0.0
@@ -1250,8 +1370,7 @@ def race_best(b, opp_off, a, c, named, db, ws, row, board):
     \"\"\"The play of a rolled race the analysis search makes (bearoff.play_values ranked by
     equity, the first best): what follows it (0 end, 1 roll again, 2 name); row and board get its
     values and its board.\"\"\"
-    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
-    kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
+    cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
     tmp = np.empty(row.shape[0])
     best = 0
@@ -1271,21 +1390,26 @@ def race_best(b, opp_off, a, c, named, db, ws, row, board):
 def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board):
     \"\"\"NetBot's 0-ply play of a-c from b (the race's exact best, else the search's, best0): what
     follows it (0 the turn passes, also when there is no legal move and board is b; 1 roll again;
-    2 name doubles); row and board get its values and its board. A single play is the same play
-    as NetBot's, which takes it unvalued.\"\"\"
+    2 name doubles) and the doubles the search named after it when it looked them up (else 0); row
+    and board get its values and its board. A single play is the same play as NetBot's, which
+    takes it unvalued.\"\"\"
     if RACES and is_race(b):
-        return race_best(b, opp_off, a, c, named, db, ws, row, board)
-    _i, kind = best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
-    return kind
+        return race_best(b, opp_off, a, c, named, db, ws, row, board), 0
+    _i, kind, k = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    return kind, k
 
 
 @njit
-def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, sl, net, ws, sc, K, db, out):
+def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, sl, net, ws, sc, K, db, memo,
+                  out):
     \"\"\"Whole games from one state (b0 in the eye of the side to act, off0 its opponent's
     checkers off; phase0 0 roll, 1 play a0-c0 (named0), 2 name, 3 keep or re-roll a0-c0, 4 the
     opening), one a row of mts (random.Random states) and of forced (the first nforced rolls, as
     rollout's stratified dice), NetBot's 0-ply decisions on both sides. out[g] = points won by the
-    side to act at the start (negative: lost).\"\"\"
+    side to act at the start (negative: lost). memo[side, a, c] (2 x 7 x 7, -1: not yet known) keeps
+    the keep (1) or re-roll (0) decision of the roll a-c at the start's choice for the side (0 the
+    side to act at the start, 1 the other) across games and calls with the same start and net:
+    that choice is always made from the start board (or the other side's view of it).\"\"\"
     b = np.empty(W, np.int8)
     nb = np.empty(W, np.int8)
     row = np.empty(K)
@@ -1302,6 +1426,7 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
         side = 0
         fi = 0
         result = 0
+        named_k = 0
         while result == 0:
             if phase == 4 or phase == 0:
                 if fi < nforced:
@@ -1327,24 +1452,30 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                     phase = 1
                 named = False
             elif phase == 3:
-                best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
-                fresh = roll_value(b, opp_off, 1, look, sl, net, ws, sc, K)
-                phase = 1 if equity(row) >= equity(fresh) else 0
+                if memo[side, a, c] < 0:
+                    best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
+                    fresh = roll_value(b, opp_off, 1, look, sl, net, ws, sc, K)
+                    memo[side, a, c] = 1 if equity(row) >= equity(fresh) else 0
+                phase = 1 if memo[side, a, c] == 1 else 0
             elif phase == 2:
-                k = 1
-                bs = -1e300
-                for d in range(1, 7):
-                    _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board)
-                    e = equity(row)
-                    if e > bs:
-                        bs = e
-                        k = d
+                k = named_k
+                if k == 0 or (RACES and is_race(b)) or NAME_AFTER_NAMED:
+                    k = 1
+                    bs = -1e300
+                    for d in range(1, 7):
+                        _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board)
+                        e = equity(row)
+                        if e > bs:
+                            bs = e
+                            k = d
                 a = k
                 c = k
                 named = True
                 phase = 1
             else:
-                kind = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board)
+                # named_k: the naming the search looked up for this play (_name0 on its board: the
+                # same choice as the loop above when no race and no naming after named doubles)
+                kind, named_k = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board)
                 b[:] = board
                 if b[0] == C:
                     points = 1

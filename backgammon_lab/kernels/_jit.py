@@ -43,3 +43,19 @@ def njit(fn: F) -> F:
     if nb is None:
         return fn
     return nb.njit(cache=True, nogil=True)(fn)  # type: ignore[no-any-return]
+
+
+
+def njit_with(*, error_model: str = "python", fastmath: bool | set[str] = False) -> Callable[[F], F]:
+    """A decorator like :func:`njit` with numba's ``error_model`` (``"numpy"``: a division by zero
+    is not checked, so a loop with a division vectorizes) and ``fastmath`` flags (e.g.
+    ``{"contract"}``: fused multiply-adds; ``"reassoc"``: sums reordered); uncompiled, the
+    function unchanged."""
+
+    def deco(fn: F) -> F:
+        nb = _numba()
+        if nb is None:
+            return fn
+        return nb.njit(cache=True, nogil=True, error_model=error_model, fastmath=fastmath)(fn)  # type: ignore[no-any-return]
+
+    return deco
