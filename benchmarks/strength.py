@@ -350,7 +350,8 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     if args.ply:
         rows[f"net {args.ply}-ply"] = []
     heur = HeuristicBot()
-    deep = NetBot(net, Options(ply=args.ply)) if args.ply else None
+    extra = {"filters": tuple(map(tuple, args.filters))} if args.filters else {}
+    deep = NetBot(net, Options(ply=args.ply, **extra)) if args.ply else None
     t_net: list[float] = []
     t_deep: list[float] = []
     for pos, dice in decisions:
@@ -546,6 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     j.add_argument("--positions", type=int, default=200)
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--ply", type=int, default=0, choices=(0, 1, 2), help="also judge the net's plays at this ply")
+    j.add_argument("--filters", type=json.loads, default=None,
+                   help="the move filters of --ply as JSON pairs [[plays, equity], ...] (default: the library's)")
     j.set_defaults(func=cmd_judge)
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=20.0, help="seconds of self-play per training measurement")
