@@ -81,9 +81,9 @@ def swap(b, opp_off, out):
     """out = the same position seen by the opponent; returns the first side's off count."""
     out[0] = opp_off
     for p in range(1, N + 1):
-        out[p] = -b[N + 1 - p]
-    out[N + 1] = b[N + 2]
-    out[N + 2] = b[N + 1]
+        out[p] = -b[BAR - p]
+    out[BAR] = b[OPP_BAR]
+    out[OPP_BAR] = b[BAR]
     return b[0]
 
 
@@ -106,7 +106,7 @@ def me_input(p):
 
 @njit
 def op_input(p):
-    """The first input of the other side's checkers on the side to act's point p (its point N + 1 - p)."""
+    """The first input of the other side's checkers on the side to act's point p (its point BAR - p)."""
     return N * UNITS + (N - p) * UNITS
 
 
@@ -114,14 +114,14 @@ def op_input(p):
 def _shots(mine, theirs, bar_theirs):
     """The chance that the other side (theirs[1..N] in its own numbering, moving down) hits at
     least one blot of this side (mine[1..N], its numbering) with one roll; blocks ignored. A
-    checker of theirs on its point src reaches this side's point p from src - (N + 1 - p) pips."""
+    checker of theirs on its point src reaches this side's point p from src - (BAR - p) pips."""
     blots = 0  # bit t: a blot on point t of theirs' numbering
     for t in range(1, N + 1):
-        if mine[N + 1 - t] == 1:
+        if mine[BAR - t] == 1:
             blots |= 1 << t
     if blots == 0:
         return 0.0
-    srcs = (1 << (N + 1)) if bar_theirs > 0 else 0  # bit s: a checker of theirs on its point s (N + 1: bar)
+    srcs = (1 << BAR) if bar_theirs > 0 else 0  # bit s: a checker of theirs on its point s (BAR: the bar)
     for src in range(2, N + 1):
         if theirs[src] > 0:
             srcs |= 1 << src
@@ -168,7 +168,7 @@ def _side_features(mine, theirs, bar_mine, bar_theirs, f, j):
 @njit
 def _back(mine, bar_mine):
     if bar_mine > 0:
-        return N + 1
+        return BAR
     for p in range(N, 0, -1):
         if mine[p] > 0:
             return p
@@ -205,9 +205,9 @@ def encode_tail(b, opp_off, x, me, op):
     for p in range(1, N + 1):
         v = b[p]
         me[p] = v if v > 0 else 0
-        op[N + 1 - p] = -v if v < 0 else 0
-    me_pips = (N + 1) * b[N + 1]
-    op_pips = (N + 1) * b[N + 2]
+        op[BAR - p] = -v if v < 0 else 0
+    me_pips = BAR * b[BAR]
+    op_pips = BAR * b[OPP_BAR]
     for p in range(1, N + 1):
         me_pips += me[p] * p
         op_pips += op[p] * p
@@ -215,9 +215,9 @@ def encode_tail(b, opp_off, x, me, op):
     if ENC == 2:
         for which in range(4):
             if which == 0:
-                cnt = np.int64(b[N + 1])
+                cnt = np.int64(b[BAR])
             elif which == 1:
-                cnt = np.int64(b[N + 2])
+                cnt = np.int64(b[OPP_BAR])
             elif which == 2:
                 cnt = np.int64(b[0])
             else:
@@ -225,20 +225,20 @@ def encode_tail(b, opp_off, x, me, op):
             for u in range(C):
                 x[j + u] = 1.0 if u < min(cnt, C) else 0.0
             j += C
-        scale = float(C * (N + 1))
+        scale = float(C * BAR)
         x[j] = me_pips / scale
         x[j + 1] = op_pips / scale
         return
-    x[j] = b[N + 1] / 2.0
-    x[j + 1] = b[N + 2] / 2.0
+    x[j] = b[BAR] / 2.0
+    x[j + 1] = b[OPP_BAR] / 2.0
     x[j + 2] = b[0] / C
     x[j + 3] = opp_off / C
     x[j + 4] = me_pips / 100.0
     x[j + 5] = op_pips / 100.0
     if ENC == 1:
-        _side_features(me, op, b[N + 1], b[N + 2], x, j + 6)
-        _side_features(op, me, b[N + 2], b[N + 1], x, j + 12)
-        contact = 1.0 if _back(me, b[N + 1]) + _back(op, b[N + 2]) > N + 1 else 0.0
+        _side_features(me, op, b[BAR], b[OPP_BAR], x, j + 6)
+        _side_features(op, me, b[OPP_BAR], b[BAR], x, j + 12)
+        contact = 1.0 if _back(me, b[BAR]) > BAR - _back(op, b[OPP_BAR]) else 0.0
         x[j + 11] = contact
         x[j + 17] = contact
 
@@ -467,7 +467,7 @@ def outcome(b, opp_off, out):
     if out.shape[0] == 5:
         if opp_off == 0:
             out[1] = 1.0
-            deep = b[N + 2] > 0
+            deep = b[OPP_BAR] > 0
             for p in range(1, HOME + 1):
                 if b[p] < 0:
                     deep = True
@@ -884,7 +884,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                 points = 1
                 if GAMMONS and opp_off == 0:
                     points = 2
-                    if b[N + 2] > 0:
+                    if b[OPP_BAR] > 0:
                         points = 3
                     for p in range(1, HOME + 1):
                         if b[p] < 0:
@@ -1259,7 +1259,7 @@ def mt_die(mt):
 @njit
 def is_race(b):
     \"\"\"A pure bear-off race: nothing on the bar, every checker of each side in its home board.\"\"\"
-    if b[N + 1] != 0 or b[N + 2] != 0:
+    if b[BAR] != 0 or b[OPP_BAR] != 0:
         return False
     for p in range(1, N + 1):
         if (b[p] > 0 and p > HOME) or (b[p] < 0 and p <= N - HOME):
@@ -1276,7 +1276,7 @@ def race_row(b, db, out):
     m = 1
     for p in range(1, HOME + 1):
         km += max(np.int64(b[p]), 0) * m
-        ko += max(-np.int64(b[N + 1 - p]), 0) * m
+        ko += max(-np.int64(b[BAR - p]), 0) * m
         m *= 16
     i = rows[np.searchsorted(skeys, km)]
     j = rows[np.searchsorted(skeys, ko)]
@@ -1481,7 +1481,7 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                     points = 1
                     if GAMMONS and opp_off == 0:
                         points = 2
-                        if b[N + 2] > 0:
+                        if b[OPP_BAR] > 0:
                             points = 3
                         for p in range(1, HOME + 1):
                             if b[p] < 0:
