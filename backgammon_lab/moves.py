@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import IllegalMoveError, NotationError, show, whole_number
-from .position import OFF, Position, Step
+from .position import OFF, Position, Step, place_number
 
 __all__ = ["parse_steps", "coerce_step", "MAX_REPEAT"]
 
@@ -46,7 +46,7 @@ def parse_steps(text: str, points: int) -> list[tuple[int, int]]:
             raise NotationError(f"cannot read {shown!r} in move {_quote(text)}; write moves like '24/18 13/11*', "
                                 "'bar/22', '6/off', '8/5(2)'")
         names = m.group(1).replace("*", "").split("/")
-        nums = [points + 1 if x == "bar" else 0 if x == "off" else int(x) for x in names]
+        nums = [place_number(x, points) for x in names]
         for x, name in zip(nums, names, strict=True):
             if name not in ("bar", "off") and not 1 <= x <= points:
                 raise NotationError(f"point {x} in move {_quote(text)} is not on a {points}-point board")

@@ -418,6 +418,16 @@ def place_text(point: int, points: int) -> str:
     return "bar" if point == points + 1 else "off" if point == OFF else str(point)
 
 
+def place_number(text: str, points: int) -> int:
+    """The inverse of :func:`place_text`: ``"bar"`` is ``points + 1``, ``"off"`` is :data:`OFF`,
+    else the number the text writes (not checked against the board: the caller says what is wrong).
+
+    >>> place_number("bar", 24), place_number("off", 24), place_number("13", 24)
+    (25, 0, 13)
+    """
+    return points + 1 if text == "bar" else OFF if text == "off" else int(text)
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One checker moved by one die, in the mover's numbering.
