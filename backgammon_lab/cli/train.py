@@ -35,7 +35,7 @@ from .common import (
     show_progress,
 )
 
-__all__ = ["add_train_arguments", "train_command", "add_train_subcommand"]
+__all__ = ["add_train_arguments", "train_command", "add_train_subcommand", "add_refine_arguments", "refine_command"]
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -264,3 +264,47 @@ def add_train_subcommand(sub: argparse._SubParsersAction) -> None:  # type: igno
     tr = sub.add_parser("train", help="train a net by TD(lambda) self-play (resumable)")
     add_train_arguments(tr)
     tr.set_defaults(func=train_command)
+    rf = sub.add_parser("refine", help="teach a net its own look-ahead values (supervised, in rounds)")
+    add_refine_arguments(rf)
+    rf.set_defaults(func=refine_command)
+
+
+def add_refine_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``backgammon-lab refine`` (:func:`backgammon_lab.analysis.refine.refine`)."""
+    positive = number_type(0, math.inf, what="a positive number", low_open=True, high_open=True)
+    unit = number_type(0, 1, what="a number from 0 to 1")
+    parser.add_argument("net", metavar="NET", help="the net file to start from (.npz)")
+    parser.add_argument("--out", required=True, help="the refined net's file (.npz)")
+    parser.add_argument("--rounds", type=positive_int, default=1, help="rounds of sampling, labelling, fitting (default 1)")
+    parser.add_argument("--positions", type=positive_int, default=200_000,
+                        help="positions sampled by self-play each round (default 200000)")
+    parser.add_argument("--ply", type=int, choices=(1, 2), default=1, help="the look-ahead of the targets (default 1)")
+    parser.add_argument("--epochs", type=positive_int, default=10, help="passes over each round's positions (default 10)")
+    parser.add_argument("--lr", type=positive, default=1e-3, help="Adam's step size (default 0.001)")
+    parser.add_argument("--explore", type=unit, default=0.1, help="share of random actions in the sampling games (default 0.1)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the first round's games and minibatches (default 0)")
+
+
+def refine_command(args: argparse.Namespace) -> int:
+    """Run ``backgammon-lab refine``: read the net, refine it round by round (a line of JSON each),
+    write it to ``--out`` (checked before any work)."""
+    from ..analysis.refine import refine
+
+    src = Path(args.net)
+    if not src.is_file():
+        raise AnalysisError(f"no net file at {args.net!r}")
+    net = load_net(src)
+    out = check_output_path(args.out, "--out", f"{net.variant.name}.npz", make_folders=True)
+    command = " ".join(["backgammon-lab", "refine", args.net, "--out", args.out, "--rounds", str(args.rounds),
+                        "--positions", str(args.positions), "--ply", str(args.ply), "--epochs", str(args.epochs),
+                        "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed)])
+
+    def report(i: int, r: Any) -> None:
+        print(json.dumps({"round": i + 1, **r.to_json()}), flush=True)
+
+    refined, _ = refine(net, rounds=args.rounds, positions=args.positions, ply=args.ply, epochs=args.epochs,
+                        lr=args.lr, explore=args.explore, seed=args.seed, report=report)
+    refined.meta.setdefault("commands", []).append(command)
+    refined.save(out)
+    print(json.dumps({"variant": net.variant.name, "rounds": args.rounds, "out": str(out)}))
+    return 0

@@ -1,0 +1,78 @@
+"""Supervised refinement toward the net's own look-ahead (backgammon_lab.analysis.refine)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from backgammon_lab.analysis.nets import Net, load_net
+from backgammon_lab.analysis.refine import _inputs, fit, refine, search_targets
+from backgammon_lab.analysis.rollout import sample_positions
+from backgammon_lab.analysis.search import Evaluator
+from backgammon_lab.cli import main
+from backgammon_lab.errors import AnalysisError
+
+
+def small_net(seed: int = 0) -> Net:
+    return Net.create("minigam", hidden=8, seed=seed)
+
+
+def test_targets_are_the_searchs_values_at_that_ply() -> None:
+    net = small_net()
+    pos = sample_positions("minigam", 5, seed=2)
+    got = search_targets(net, pos, 1)
+    ev = Evaluator(net)
+    assert got.shape == (5, 1)
+    assert np.allclose(got[:, 0], [ev.roll_row(p, 1)[0] for p in pos], atol=1e-12)
+    assert not np.allclose(got, net.forward(_inputs(net, pos))[1])  # 1-ply is not the net itself
+
+
+def test_fit_moves_the_net_toward_the_targets_and_leaves_the_given_net_alone() -> None:
+    teacher, student = small_net(1), small_net(2)
+    pos = sample_positions("minigam", 400, seed=3, explore=1.0)
+    x = _inputs(student, pos)
+    targets = teacher.forward(x)[1]
+    w1 = student.w1.copy()
+    fitted, before, after = fit(student, x, targets, epochs=30, lr=3e-3, batch=32, seed=4)
+    assert after < before / 2
+    assert np.array_equal(student.w1, w1)
+    again, _, after2 = fit(student, x, targets, epochs=30, lr=3e-3, batch=32, seed=4)
+    assert after2 == after and np.array_equal(again.w1, fitted.w1)  # deterministic for a seed
+
+
+def test_refine_records_its_rounds_and_repeats_for_a_seed() -> None:
+    net = small_net()
+    a, rounds = refine(net, rounds=2, positions=60, epochs=2, seed=5)
+    b, _ = refine(net, rounds=2, positions=60, epochs=2, seed=5)
+    assert [r.ply for r in rounds] == [1, 1] and all(r.positions >= 60 for r in rounds)
+    assert [r["seed"] for r in a.meta["refined"]] == [5, 6]
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+    assert "refined" not in net.meta and not np.array_equal(a.w1, net.w1)
+
+
+@pytest.mark.parametrize("kw, quoted", [({"rounds": 0}, "0"), ({"ply": 0}, "ply 0"), ({"ply": 3}, "3"),
+                                        ({"lr": -1.0}, "-1.0"), ({"epochs": 1.5}, "1.5"),
+                                        ({"positions": "many"}, "many")])
+def test_refine_refuses_bad_settings_quoting_them(kw: dict, quoted: str) -> None:
+    with pytest.raises(AnalysisError, match=quoted):
+        refine(small_net(), **kw)
+
+
+def test_fit_refuses_inputs_of_the_wrong_shape() -> None:
+    net = small_net()
+    with pytest.raises(AnalysisError, match=r"\(3, 5\)"):
+        fit(net, np.zeros((3, 5)), np.zeros((3, 1)))
+
+
+def test_refine_command_writes_the_net_and_a_line_a_round(tmp_path, capsys) -> None:
+    src = small_net().save(tmp_path / "mini.npz")
+    out = tmp_path / "refined.npz"
+    assert main(["refine", str(src), "--out", str(out), "--positions", "40", "--epochs", "1", "--rounds", "2"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [d.get("round") for d in lines[:2]] == [1, 2] and lines[2]["out"] == str(out)
+    net = load_net(out)
+    assert len(net.meta["refined"]) == 2 and net.meta["commands"][-1].startswith("backgammon-lab refine")
+    assert main(["refine", str(tmp_path / "none.npz"), "--out", str(out)]) != 0
+    assert "none.npz" in capsys.readouterr().err
