@@ -40,12 +40,30 @@ ROLL_B = np.array([6, 5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 4, 3, 2, 1, 3, 2, 1, 2, 1, 1
 # rolls (of the 21) with which a checker reaches a point d pips away (d = 1..25); see nets._rolls_reaching
 REACHBITS = np.array({reach}, dtype=np.int64)  # bit r: the r-th roll
 ROLL_COUNT = np.array([1, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2, 1, 2, 2, 1, 2, 1], dtype=np.int64)
+# the same facts by chunks of bits, for the shot counts (_side_features): REACH_CHUNK[q, v] the rolls
+# that reach any of the distances 6q + 1 + i (bit i of v); COUNT_CHUNK[q, v] the count (of 36) of
+# the rolls 7q + i (bit i of v)
+NCHUNK = (N + 5) // 6
+REACH_CHUNK = np.zeros((NCHUNK, 64), dtype=np.int64)
+COUNT_CHUNK = np.zeros((3, 128), dtype=np.int64)
+for _q in range(NCHUNK):
+    for _v in range(64):
+        for _i in range(6):
+            if (_v >> _i) & 1 and 6 * _q + 1 + _i < REACHBITS.shape[0]:
+                REACH_CHUNK[_q, _v] |= REACHBITS[6 * _q + 1 + _i]
+for _q in range(3):
+    for _v in range(128):
+        for _i in range(7):
+            if (_v >> _i) & 1:
+                COUNT_CHUNK[_q, _v] += ROLL_COUNT[7 * _q + _i]
+HOME_BITS = ((1 << (HOME + 1)) - 1) & ~1  # bits 1..HOME
 PERM5 = np.array([0, 3, 4, 1, 2], dtype=np.int64)  # five outputs turned round (flip): q <- PERM5[q]
 # the scratch rows of the incremental evaluation (inc_scratch): a candidate's next board sb, input
 # row x (its inputs from TAIL0 on), hidden values h, a row of outputs tmp; the base's input row bx,
-# pre-activations bz and board bb; encoding scratch me, op; the best candidate's next board cb and
+# pre-activations bz and board bb; the inputs that differ from the base's (their numbers ci, their
+# differences cd); the best candidate's next board cb and
 # hidden values ch (best_play with keep); sigmoid scratch e1, e2
-Inc = namedtuple("Inc", "sb x h tmp bx bz me op cb bb ch e1 e2")
+Inc = namedtuple("Inc", "sb x h tmp bx bz ci cd cb bb ch e1 e2")
 # exp by range reduction (x = m ln2 + r, |r| <= ln2 / 2) and Taylor's polynomial of degree 12
 # (relative error below 2e-16), written so that the compiler vectorizes a row of sigmoids
 LOG2E = 1.4426950408889634
@@ -111,79 +129,51 @@ def op_input(p):
 
 
 @njit
-def _shots(mine, theirs, bar_theirs):
-    """The chance that the other side (theirs[1..N] in its own numbering, moving down) hits at
-    least one blot of this side (mine[1..N], its numbering) with one roll; blocks ignored. A
-    checker of theirs on its point src reaches this side's point p from src - (BAR - p) pips."""
-    blots = 0  # bit t: a blot on point t of theirs' numbering
-    for t in range(1, N + 1):
-        if mine[BAR - t] == 1:
-            blots |= 1 << t
-    if blots == 0:
-        return 0.0
-    srcs = (1 << BAR) if bar_theirs > 0 else 0  # bit s: a checker of theirs on its point s (BAR: the bar)
-    for src in range(2, N + 1):
-        if theirs[src] > 0:
-            srcs |= 1 << src
+def _pop(x):
+    """The number of set bits of x (0 <= x < 2**32)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) >> 24) & 0xFF
+
+
+@njit
+def _side_features(blots_t, made, back, bar_mine, srcs, f, j):
+    """The six td24x features of one side (nets.features), from bit masks: blots_t its blots in the
+    other side's numbering (bit t: a blot on the other side's point t), made its points with two or
+    more checkers (its numbering), back its checkers on its last HOME points, srcs the other side's
+    checkers (its numbering; bit BAR: on the bar). shots_against: the chance that the other side hits
+    at least one blot with one roll (blocks ignored): a checker on its point s reaches a blot on its
+    point t from s - t pips."""
+    dist = 0  # bit d: a checker of the other side d pips behind a blot
+    m = blots_t
+    s = srcs
+    while m:
+        if m & 1:
+            dist |= s
+        m >>= 1
+        s >>= 1
+    dist >>= 1  # bit d - 1: d pips (d >= 1)
     hit = 0
-    for d in range(1, N + 1):
-        if srcs & (blots << d):  # a checker d pips behind a blot
-            hit |= REACHBITS[d]
+    for q in range(NCHUNK):
+        hit |= REACH_CHUNK[q, (dist >> (6 * q)) & 63]
     tot = 0
-    for r in range(21):
-        if (hit >> r) & 1:
-            tot += ROLL_COUNT[r]
-    return tot / 36.0
-
-
-@njit
-def _side_features(mine, theirs, bar_mine, bar_theirs, f, j):
-    """The six td24x features of one side (mine in its own numbering), from nets.features."""
-    nblots = 0
-    homepts = 0
-    run = 0
-    best = 0
-    for p in range(1, N + 1):
-        m = mine[p]
-        if m == 1:
-            nblots += 1
-        if m >= 2:
-            if p <= HOME:
-                homepts += 1
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    f[j] = _shots(mine, theirs, bar_theirs) if nblots else 0.0
-    f[j + 1] = min(nblots, 5) / 5.0
-    f[j + 2] = homepts / HOME
-    f[j + 3] = min(best, 6) / 6.0
-    back = 0
-    for p in range(N - HOME + 1, N + 1):
-        back += mine[p]
+    for q in range(3):
+        tot += COUNT_CHUNK[q, (hit >> (7 * q)) & 127]
+    f[j] = tot / 36.0
+    f[j + 1] = min(_pop(blots_t), 5) / 5.0
+    f[j + 2] = _pop(made & HOME_BITS) / HOME
+    run = 0  # the longest run of made points, up to 6: each step shortens every run by one
+    while made and run < 6:
+        made &= made >> 1
+        run += 1
+    f[j + 3] = run / 6.0
     f[j + 4] = (back + bar_mine) / C
-
-
-@njit
-def _back(mine, bar_mine):
-    if bar_mine > 0:
-        return BAR
-    for p in range(N, 0, -1):
-        if mine[p] > 0:
-            return p
-    return 0
 
 
 @njit
 def encode(b, opp_off, x):
     """The net's input row of a mover's-eye board (side to act positive), as nets.encode."""
-    encode_into(b, opp_off, x, np.empty(N + 1, np.int64), np.empty(N + 1, np.int64))
-
-
-@njit
-def encode_into(b, opp_off, x, me, op):
-    """encode with scratch rows me, op (N + 1 integers each)."""
     for p in range(1, N + 1):
         v = b[p]
         m = v if v > 0 else 0
@@ -193,24 +183,54 @@ def encode_into(b, opp_off, x, me, op):
         for u in range(UNITS):
             x[i + u] = unit(m, u)
             x[j + u] = unit(o, u)
-    encode_tail(b, opp_off, x, me, op)
+    encode_tail(b, opp_off, x)
 
 
 @njit
-def encode_tail(b, opp_off, x, me, op):
-    """The inputs from TAIL0 on (bar, off, pips; td24x's features) of a mover's-eye board; me, op
-    get each side's checkers by point in its own numbering."""
-    me[0] = 0
-    op[0] = 0
+def encode_tail(b, opp_off, x):
+    """The inputs from TAIL0 on (bar, off, pips; td24x's features) of a mover's-eye board, from one
+    pass over its points."""
+    me_pips = BAR * np.int64(b[BAR])
+    op_pips = BAR * np.int64(b[OPP_BAR])
+    # td24x: each side's blots (in the other side's numbering), made points and checkers (its own
+    # numbering), its checkers on its last HOME points, its rearmost point
+    me_blots = 0
+    me_made = 0
+    me_any = 0
+    me_back = 0
+    me_last = BAR if b[BAR] > 0 else 0
+    op_blots = 0
+    op_made = 0
+    op_any = 0
+    op_back = 0
+    op_last = BAR if b[OPP_BAR] > 0 else 0
     for p in range(1, N + 1):
-        v = b[p]
-        me[p] = v if v > 0 else 0
-        op[BAR - p] = -v if v < 0 else 0
-    me_pips = BAR * b[BAR]
-    op_pips = BAR * b[OPP_BAR]
-    for p in range(1, N + 1):
-        me_pips += me[p] * p
-        op_pips += op[p] * p
+        v = np.int64(b[p])
+        if v > 0:
+            me_pips += v * p
+            if ENC == 1:
+                me_any |= 1 << p
+                if v == 1:
+                    me_blots |= 1 << (BAR - p)
+                else:
+                    me_made |= 1 << p
+                if p > N - HOME:
+                    me_back += v
+                if me_last < p:
+                    me_last = p
+        elif v < 0:
+            q = BAR - p
+            op_pips -= v * q
+            if ENC == 1:
+                op_any |= 1 << q
+                if v == -1:
+                    op_blots |= 1 << p
+                else:
+                    op_made |= 1 << q
+                if q > N - HOME:
+                    op_back -= v
+                if op_last < q:
+                    op_last = q
     j = TAIL0
     if ENC == 2:
         for which in range(4):
@@ -236,9 +256,13 @@ def encode_tail(b, opp_off, x, me, op):
     x[j + 4] = me_pips / 100.0
     x[j + 5] = op_pips / 100.0
     if ENC == 1:
-        _side_features(me, op, b[BAR], b[OPP_BAR], x, j + 6)
-        _side_features(op, me, b[OPP_BAR], b[BAR], x, j + 12)
-        contact = 1.0 if _back(me, b[BAR]) > BAR - _back(op, b[OPP_BAR]) else 0.0
+        if b[OPP_BAR] > 0:
+            op_any |= 1 << BAR
+        if b[BAR] > 0:
+            me_any |= 1 << BAR
+        _side_features(me_blots, me_made, me_back, b[BAR], op_any, x, j + 6)
+        _side_features(op_blots, op_made, op_back, b[OPP_BAR], me_any, x, j + 12)
+        contact = 1.0 if me_last > BAR - op_last else 0.0
         x[j + 11] = contact
         x[j + 17] = contact
 
@@ -335,44 +359,70 @@ def pre_inc(sb, so, ic, w1):
     mover's-eye board sb (its opponent so off) from the base's (inc_base), adding the weights of
     the inputs that differ only, in the order of the inputs: the points' inputs where sb differs
     from the base board, then the inputs from TAIL0 on (encoded into ic.x)."""
-    z = ic.h
     bx = ic.bx
     bb = ic.bb
-    for k in range(z.shape[0]):
-        z[k] = ic.bz[k]
+    ci = ic.ci
+    cd = ic.cd
+    m = 0
     for p in range(1, N + 1):  # the side to act's checkers: inputs me_input(1) < me_input(2) < ...
         v = sb[p]
         v0 = bb[p]
         if v != v0 and (v > 0 or v0 > 0):
             i = me_input(p)
-            m = v if v > 0 else 0
+            n = v if v > 0 else 0
             for u in range(UNITS):
-                d = unit(m, u) - bx[i + u]
+                d = unit(n, u) - bx[i + u]
                 if d != 0.0:
-                    add_column(w1, i + u, d, z)
+                    ci[m] = i + u
+                    cd[m] = d
+                    m += 1
     for p in range(N, 0, -1):  # the other side's: op_input(N) < op_input(N - 1) < ...
         v = sb[p]
         v0 = bb[p]
         if v != v0 and (v < 0 or v0 < 0):
             i = op_input(p)
-            o = -v if v < 0 else 0
+            n = -v if v < 0 else 0
             for u in range(UNITS):
-                d = unit(o, u) - bx[i + u]
+                d = unit(n, u) - bx[i + u]
                 if d != 0.0:
-                    add_column(w1, i + u, d, z)
+                    ci[m] = i + u
+                    cd[m] = d
+                    m += 1
     x = ic.x
-    encode_tail(sb, so, x, ic.me, ic.op)
+    encode_tail(sb, so, x)
     for i in range(TAIL0, NIN):
         d = x[i] - bx[i]
         if d != 0.0:
-            add_column(w1, i, d, z)
+            ci[m] = i
+            cd[m] = d
+            m += 1
+    add_columns(w1, ci, cd, m, ic.bz, ic.h)
+
+
+@njit_fma
+def add_columns(w1, ci, cd, m, z0, z):
+    """z = z0 plus cd[j] times input ci[j]'s weights, j = 0..m - 1 in that order: the same sums as
+    add_column once per input, four inputs a pass over z."""
+    H = z.shape[0]
+    for k in range(H):
+        z[k] = z0[k]
+    j = 0
+    while j + 4 <= m:
+        i0, i1, i2, i3 = ci[j], ci[j + 1], ci[j + 2], ci[j + 3]
+        d0, d1, d2, d3 = cd[j], cd[j + 1], cd[j + 2], cd[j + 3]
+        for k in range(H):
+            z[k] = (((z[k] + w1[i0, k] * d0) + w1[i1, k] * d1) + w1[i2, k] * d2) + w1[i3, k] * d3
+        j += 4
+    while j < m:
+        add_column(w1, ci[j], cd[j], z)
+        j += 1
 
 
 @njit
 def inc_scratch(H, K):
     """Fresh scratch rows for the incremental evaluation (see Inc)."""
     return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
-               np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(W, np.int8), np.zeros(W, np.int8),
+               np.zeros(NIN, np.int64), np.zeros(NIN), np.zeros(W, np.int8), np.zeros(W, np.int8),
                np.zeros(H), np.zeros(H), np.zeros(H))
 
 
@@ -387,7 +437,7 @@ def inc_base(b, opp_off, same, w1, b1, ic):
         so = opp_off
     else:
         so = swap(b, opp_off, ic.bb)
-    encode_into(ic.bb, so, ic.bx, ic.me, ic.op)
+    encode(ic.bb, so, ic.bx)
     pre(ic.bx, w1, b1, ic.bz)
 
 
@@ -419,7 +469,7 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
     """The net's values of one mover's-eye board (side to act positive; any integer type) with the
     weights as nets.Net holds them (w1[hidden, input]): Net.evaluate of a single position."""
     x = np.empty(NIN)
-    encode_into(b, opp_off, x, np.empty(N + 1, np.int64), np.empty(N + 1, np.int64))
+    encode(b, opp_off, x)
     nz = np.empty(NIN, np.int64)
     m = 0
     for i in range(NIN):
@@ -817,11 +867,11 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                             hit = False
                             break
                 if hit:  # the hidden values of the play chosen before (best_play with keep)
-                    encode_into(b, opp_off, x, ic.me, ic.op)
+                    encode(b, opp_off, x)
                     _learn(x, ic.ch, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
                            o, g1, fixed, delta, rows)
                 else:
-                    encode_into(b, opp_off, x, ic.me, ic.op)
+                    encode(b, opp_off, x)
                     forward(x, w1, b1, w2, b2, hh, tmp)
                     _learn(x, hh, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
                            o, g1, fixed, delta, rows)
