@@ -57,6 +57,10 @@ for _q in range(3):
             if (_v >> _i) & 1:
                 COUNT_CHUNK[_q, _v] += ROLL_COUNT[7 * _q + _i]
 HOME_BITS = ((1 << (HOME + 1)) - 1) & ~1  # bits 1..HOME
+# _low_bit's table: DEBRUIJN[(2**i * 0x077CB531 mod 2**32) >> 27] = i
+DEBRUIJN = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    DEBRUIJN[(((1 << _i) * 0x077CB531) & 0xFFFFFFFF) >> 27] = _i
 PERM5 = np.array([0, 3, 4, 1, 2], dtype=np.int64)  # five outputs turned round (flip): q <- PERM5[q]
 # the scratch rows of the incremental evaluation (inc_scratch): a candidate's next board sb, input
 # row x (its inputs from TAIL0 on), hidden values h, a row of outputs tmp; the base's input row bx,
@@ -114,6 +118,11 @@ def unit(n, u):
     if u < 3:
         return 1.0 if n > u else 0.0
     return (min(n, 15) - 3) / 2.0 if n > 3 else 0.0
+
+
+# unit(n, u) for every count n of a point (0..C), read by the encoding and the incremental
+# evaluation (the same numbers, looked up)
+UNIT_TAB = np.array([[getattr(unit, "py_func", unit)(n, u) for u in range(UNITS)] for n in range(C + 1)])
 
 
 @njit
@@ -181,8 +190,8 @@ def encode(b, opp_off, x):
         i = me_input(p)
         j = op_input(p)
         for u in range(UNITS):
-            x[i + u] = unit(m, u)
-            x[j + u] = unit(o, u)
+            x[i + u] = UNIT_TAB[m, u]
+            x[j + u] = UNIT_TAB[o, u]
     encode_tail(b, opp_off, x)
 
 
@@ -363,40 +372,62 @@ def pre_inc(sb, so, ic, w1):
     bb = ic.bb
     ci = ic.ci
     cd = ic.cd
+    mine = 0  # bit p: point p differs and holds the side to act's checkers before or after
+    theirs = 0  # the same for the other side's
+    for p in range(1, N + 1):
+        v = sb[p]
+        v0 = bb[p]
+        if v != v0:
+            if v > 0 or v0 > 0:
+                mine |= 1 << p
+            if v < 0 or v0 < 0:
+                theirs |= 1 << p
     m = 0
-    for p in range(1, N + 1):  # the side to act's checkers: inputs me_input(1) < me_input(2) < ...
+    while mine:  # the side to act's checkers: inputs me_input(1) < me_input(2) < ...
+        p = _low_bit(mine)
+        mine &= mine - 1
         v = sb[p]
-        v0 = bb[p]
-        if v != v0 and (v > 0 or v0 > 0):
-            i = me_input(p)
-            n = v if v > 0 else 0
-            for u in range(UNITS):
-                d = unit(n, u) - bx[i + u]
-                if d != 0.0:
-                    ci[m] = i + u
-                    cd[m] = d
-                    m += 1
-    for p in range(N, 0, -1):  # the other side's: op_input(N) < op_input(N - 1) < ...
+        i = me_input(p)
+        n = v if v > 0 else 0
+        for u in range(UNITS):
+            d = UNIT_TAB[n, u] - bx[i + u]
+            ci[m] = i + u
+            cd[m] = d
+            m += d != 0.0
+    top = m
+    while theirs:  # the other side's: op_input(N) < op_input(N - 1) < ..., so listed backwards
+        p = _low_bit(theirs)
+        theirs &= theirs - 1
         v = sb[p]
-        v0 = bb[p]
-        if v != v0 and (v < 0 or v0 < 0):
-            i = op_input(p)
-            n = -v if v < 0 else 0
-            for u in range(UNITS):
-                d = unit(n, u) - bx[i + u]
-                if d != 0.0:
-                    ci[m] = i + u
-                    cd[m] = d
-                    m += 1
+        i = op_input(p)
+        n = -v if v < 0 else 0
+        for u in range(UNITS - 1, -1, -1):
+            d = UNIT_TAB[n, u] - bx[i + u]
+            ci[m] = i + u
+            cd[m] = d
+            m += d != 0.0
+    # turn the other side's part round: its inputs in increasing order
+    lo = top
+    hi = m - 1
+    while lo < hi:
+        ci[lo], ci[hi] = ci[hi], ci[lo]
+        cd[lo], cd[hi] = cd[hi], cd[lo]
+        lo += 1
+        hi -= 1
     x = ic.x
     encode_tail(sb, so, x)
     for i in range(TAIL0, NIN):
         d = x[i] - bx[i]
-        if d != 0.0:
-            ci[m] = i
-            cd[m] = d
-            m += 1
+        ci[m] = i
+        cd[m] = d
+        m += d != 0.0
     add_columns(w1, ci, cd, m, ic.bz, ic.h)
+
+
+@njit
+def _low_bit(x):
+    """The number of the lowest set bit of x (0 < x < 2**32), by de Bruijn's multiplication."""
+    return DEBRUIJN[(((x & -x) * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @njit_fma

@@ -36,6 +36,16 @@ TABLE = 8192
 MAXSEEN = 16384
 SEENTABLE = 32768
 MASK = (1 << 40) - 1
+# row_hash's multipliers, one per entry of a row (W + 1): numbers below 2**31 from a fixed seed
+# (splitmix64's steps)
+_x = 0x2545F4914F6CDD1D
+_mul = []
+for _ in range(W + 1):
+    _x = (_x + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    _z = ((_x ^ (_x >> 30)) * 0xBF58476D1CE4E5B9) & ((1 << 64) - 1)
+    _z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & ((1 << 64) - 1)
+    _mul.append((_z ^ (_z >> 31)) >> 33)
+HASH_MUL = np.array(_mul, dtype=np.int64)
 
 
 @njit
@@ -97,9 +107,16 @@ def apply_step(b, s, t, out):
 
 @njit
 def row_hash(row, w):
-    h = 7
+    """A hash of row[:w] for the tables below: a sum of products with fixed random numbers below
+    2**31 (independent products, so the loop is short; no sum overflows), then mixed. The results
+    depend on equal rows only, whatever the hash."""
+    h = np.int64(0)
     for i in range(w):
-        h = (h * 31 + int(row[i]) + 17) & MASK
+        h += (np.int64(row[i]) + 17) * HASH_MUL[i]
+    h &= MASK
+    h ^= h >> 19
+    h = (h * 2654435) & MASK
+    h ^= h >> 23
     return h
 
 
