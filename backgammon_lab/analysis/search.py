@@ -100,8 +100,7 @@ def _buffers(net: Any) -> tuple[Any, Any, int]:
     key = (net.variant, net.inputs, net.hidden, k)
     got = cache.get(key)
     if got is None:
-        inc = kernel(net.variant, net.encoding).inc_scratch(net.hidden, k)  # the incremental evaluation's rows
-        scratch = (np.zeros(net.variant.points + 3, np.int8), np.zeros(net.inputs), np.zeros(net.hidden), np.zeros(k), inc)
+        scratch = (np.zeros(net.variant.points + 3, np.int8), np.zeros(net.inputs), np.zeros(net.hidden), np.zeros(k))
         got = cache[key] = (workspace(net.variant), scratch, k)
     return got  # type: ignore[no-any-return]
 

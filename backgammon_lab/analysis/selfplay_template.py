@@ -1039,9 +1039,8 @@ def _towards(a, w, k):
 
 # ---------------------------------------------------------------------------------------------
 # the analysis search (backgammon_lab.analysis.search.Evaluator): the net's look-ahead at plies
-# 0..2, every choice inside it made at 0-ply. net = (w1, b1, w2, b2) as above, sc = (sb, x, h, tmp,
-# ic) scratch rows (ic: the incremental evaluation's, from inc_scratch, free again when a call
-# returns), ws the move generator's workspace, K the outputs, look: a Mexican's plays are valued
+# 0..2, every choice inside it made at 0-ply. net = (w1, b1, w2, b2) as above, sc = (sb, x, h, tmp)
+# scratch rows, ws the move generator's workspace, K the outputs, look: a Mexican's plays are valued
 # by the naming that follows (else as if the mover rolled again), sl: only the best sl of them by
 # that cheap value look the naming up (0: all).
 
@@ -1067,7 +1066,7 @@ def _rows(b, opp_off, a, c, named, net, ws, sc, K):
     cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
     rows = np.empty((cnt, K))
-    net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3], sc[4],
+    net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
              rows, False)
     return boards, rows, kind
 
