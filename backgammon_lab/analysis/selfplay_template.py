@@ -657,16 +657,25 @@ def _keep_value(b, opp_off, a, c, w1, b1, w2, b2, ws, ic, val, out):
 
 @njit
 def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
-    """Mexican (M8): the doubles (1..6) whose best play the net rates highest."""
-    bv = np.empty(val.shape[0])
+    """Mexican (M8): the doubles (1..6) whose best play the net rates highest (the same choice as
+    best_play's for each doubles, in one pass: the six share the base of the incremental
+    evaluation, set again only when what follows the plays changes)."""
+    tmp = np.empty(val.shape[0])
     best = 1
     bs = -1e300
+    base = -1  # the base set for plays followed by the mover acting again (1) or not (0)
     for k in range(1, 7):
-        best_play(b, opp_off, k, k, True, False, w1, b1, w2, b2, ws, ic, val, bv)
-        sc = score(bv)
-        if sc > bs:
-            bs = sc
-            best = k
+        cnt, _used, kind = plays_of(b, k, k, True, ws)
+        same = kind != 0
+        if base != (1 if same else 0):
+            inc_base(b, opp_off, same, w1, b1, ic)
+            base = 1 if same else 0
+        for i in range(cnt):
+            value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
+            sc = score(tmp)
+            if sc > bs:
+                bs = sc
+                best = k
     return best
 
 
@@ -1095,21 +1104,43 @@ def _plain(b, opp_off, a, c, named, net, ws, sc, K, row, board):
 
 
 @njit
+def _name_play(b, opp_off, net, ws, K, row, nb):
+    """After a Mexican played to b: the doubles 1..6 whose best play is worth most at 0-ply (the
+    lowest on ties), and what follows that play (0 the turn passes, 1 roll again); row and nb get
+    its values and its board. The same choice, play and values as _plain for each doubles (the
+    first best play), in one pass: the six share the base of the incremental evaluation (set again
+    only when what follows the plays changes) and its scratch rows."""
+    w1, b1, w2, b2 = net
+    ic = inc_scratch(w1.shape[1], K)
+    tmp = np.empty(K)
+    best = 1
+    bkind = 0
+    bs = -1e300
+    base = -1  # the base set for plays followed by the mover acting again (1) or not (0)
+    for k in range(1, 7):
+        cnt, _used, kind = plays_of(b, k, k, True, ws)
+        same = kind != 0
+        if base != (1 if same else 0):
+            inc_base(b, opp_off, same, w1, b1, ic)
+            base = 1 if same else 0
+        for i in range(cnt):
+            value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
+            e = equity(tmp)
+            if e > bs:
+                bs = e
+                best = k
+                bkind = kind
+                row[:] = tmp
+                nb[:] = ws[0][i]
+    return best, bkind
+
+
+@njit
 def _name0(b, opp_off, net, ws, sc, K, row):
     """After a Mexican played to b: the doubles 1..6 whose best play is worth most at 0-ply (the
-    lowest on ties); row gets that play's values."""
-    tmp = np.empty(K)
-    board = np.empty(W, np.int8)
-    best = 1
-    bs = -1e300
-    for k in range(1, 7):
-        _plain(b, opp_off, k, k, True, net, ws, sc, K, tmp, board)
-        e = equity(tmp)
-        if e > bs:
-            bs = e
-            best = k
-            row[:] = tmp
-    return best
+    lowest on ties); row gets that play's values (_name_play)."""
+    k, _kind = _name_play(b, opp_off, net, ws, K, row, np.empty(W, np.int8))
+    return k
 
 
 @njit
@@ -1117,13 +1148,15 @@ def best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
     """The play of a-c the search makes, chosen at 0-ply: (index, what follows); row and board get
     its 0-ply values and its board. After a Mexican (with look) the plays are ranked as if the mover
     rolled again and the best sl of them (all: sl 0) are valued by the naming that follows."""
-    best, kind, _k = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    best, kind, _k, _nk = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board,
+                                      np.empty(W, np.int8))
     return best, kind
 
 
 @njit
-def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
-    """best0, and the doubles (1..6) _name0 names after the play when it looked them up (else 0)."""
+def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board, nb):
+    """best0, and the doubles (1..6) _name0 names after the play when it looked them up (else 0),
+    with what follows their best play (0 the turn passes, 1 roll again), whose board nb gets."""
     boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
     cnt = rows.shape[0]
     if kind == 2 and look:
@@ -1133,28 +1166,34 @@ def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
         order = np.argsort(neg, kind="mergesort")
         m = cnt if sl <= 0 else min(sl, cnt)
         tmp = np.empty(K)
+        nbt = np.empty(W, np.int8)
         best = order[0]
         bk = 0
+        bkind = 0
         bs = -1e300
         for j in range(m):
             i = order[j]
             k = 0
+            k_kind = 0
             if boards[i, 0] == C:
                 tmp[:] = rows[i]
             else:
-                k = _name0(boards[i], opp_off, net, ws, sc, K, tmp)
+                k, k_kind = _name_play(boards[i], opp_off, net, ws, K, tmp, nbt)
             e = equity(tmp)
             if e > bs:
                 bs = e
                 best = i
                 bk = k
+                bkind = k_kind
                 row[:] = tmp
+                if k > 0:
+                    nb[:] = nbt
         board[:] = boards[best]
-        return best, kind, bk
+        return best, kind, bk, bkind
     best = _argbest(rows)
     row[:] = rows[best]
     board[:] = boards[best]
-    return best, kind, 0
+    return best, kind, 0, 0
 
 
 @njit
@@ -1272,9 +1311,8 @@ def _after{K}(board, opp_off, kind, look, sl, net, ws, sc, K, out):
     doubles chosen at 0-ply and plays their best play)."""
     if kind == 2 and board[0] != C:
         tmp = np.empty(K)
-        k = _name0(board, opp_off, net, ws, sc, K, tmp)
         nb = np.empty(W, np.int8)
-        _i, kind2 = _plain(board, opp_off, k, k, True, net, ws, sc, K, tmp, nb)
+        _k, kind2 = _name_play(board, opp_off, net, ws, K, tmp, nb)  # _plain's play of the doubles named
         _cont{K}(nb, opp_off, kind2 != 0, look, sl, net, ws, sc, K, out)
     else:
         _cont{K}(board, opp_off, kind != 0, look, sl, net, ws, sc, K, out)
@@ -1468,16 +1506,32 @@ def race_best(b, opp_off, a, c, named, db, ws, row, board):
 
 
 @njit
-def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board):
+def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board, nb, ic, tmp):
     \"\"\"NetBot's 0-ply play of a-c from b (the race's exact best, else the search's, best0): what
     follows it (0 the turn passes, also when there is no legal move and board is b; 1 roll again;
-    2 name doubles) and the doubles the search named after it when it looked them up (else 0); row
-    and board get its values and its board. A single play is the same play as NetBot's, which
-    takes it unvalued.\"\"\"
+    2 name doubles), the doubles the search named after it when it looked them up (else 0) and
+    what follows their best play, whose board nb gets; row and board get its values and its
+    board. A single play is the same play as NetBot's, which takes it unvalued. Unless the naming
+    is looked up, the plays are valued as best0 does (the first of the best equity), with the
+    scratch rows ic and tmp of the caller.\"\"\"
     if RACES and is_race(b):
-        return race_best(b, opp_off, a, c, named, db, ws, row, board), 0
-    _i, kind, k = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
-    return kind, k
+        return race_best(b, opp_off, a, c, named, db, ws, row, board), 0, 0
+    cnt, _used, kind = plays_of(b, a, c, named, ws)
+    if kind == 2 and look:
+        _i, kind, k, nkind = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board, nb)
+        return kind, k, nkind
+    w1, b1, w2, b2 = net
+    same = kind != 0
+    inc_base(b, opp_off, same, w1, b1, ic)
+    bs = -1e300
+    for i in range(cnt):
+        value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
+        e = equity(tmp)
+        if e > bs:
+            bs = e
+            row[:] = tmp
+            board[:] = ws[0][i]
+    return kind, 0, 0
 
 
 @njit
@@ -1495,6 +1549,9 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
     nb = np.empty(W, np.int8)
     row = np.empty(K)
     board = np.empty(W, np.int8)
+    named_b = np.empty(W, np.int8)  # the best play of the doubles named_k (after the play that looked it up)
+    ic = inc_scratch(net[0].shape[1], K)
+    tmp = np.empty(K)
     for g in range(mts.shape[0]):
         mt = mts[g]
         for q in range(W):
@@ -1508,6 +1565,8 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
         fi = 0
         result = 0
         named_k = 0
+        named_kind = 0
+        known = False  # the play of the named doubles is named_b (the naming looked up knew it)
         while result == 0:
             if phase == 4 or phase == 0:
                 if fi < nforced:
@@ -1540,11 +1599,12 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                 phase = 1 if memo[side, a, c] == 1 else 0
             elif phase == 2:
                 k = named_k
-                if k == 0 or (RACES and is_race(b)) or NAME_AFTER_NAMED:
+                known = not (k == 0 or (RACES and is_race(b)) or NAME_AFTER_NAMED)
+                if not known:
                     k = 1
                     bs = -1e300
                     for d in range(1, 7):
-                        _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board)
+                        _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board, nb, ic, tmp)
                         e = equity(row)
                         if e > bs:
                             bs = e
@@ -1556,7 +1616,14 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
             else:
                 # named_k: the naming the search looked up for this play (_name0 on its board: the
                 # same choice as the loop above when no race and no naming after named doubles)
-                kind, named_k = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board)
+                if known:  # the doubles named after the play that looked them up: their best play is known
+                    kind = named_kind
+                    named_k = 0
+                    board[:] = named_b
+                    known = False
+                else:
+                    kind, named_k, named_kind = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db,
+                                                             row, board, named_b, ic, tmp)
                 b[:] = board
                 if b[0] == C:
                     points = 1

@@ -328,7 +328,8 @@ def _two_dice(b0, a, c, ws_b, ws_p, tab, stamp, gen, scr):
 def _doubles(b0, d, ws_b, ws_p, tab, stamp, gen, seen_k, seen_tab, seen_stamp, scr):
     """Doubles: a depth-first search over up to four steps of d. Without a cap the steps are
     taken with non-increasing start points (any order of same-die steps can be rearranged so);
-    with a cap a seen-set of (board, steps left) prunes repeated boards instead."""
+    with a cap a seen-set of (board, steps left) prunes repeated boards instead (before the last
+    step: a board after four steps is a play, which the results' table holds once)."""
     lvl_s = np.empty((5, 16), np.int64)
     lvl_t = np.empty((5, 16), np.int64)
     lvl_h = np.empty((5, 16), np.int64)
@@ -363,7 +364,7 @@ def _doubles(b0, d, ws_b, ws_p, tab, stamp, gen, seen_k, seen_tab, seen_stamp, s
                 if not CAPPED and s > top[L]:
                     continue
                 hit = apply_step(boards[L], s, lvl_t[L, j], boards[L + 1])
-                if CAPPED:
+                if CAPPED and L < 3:  # a board after the last step is a play: _record finds it again
                     for w in range(W):
                         key[w] = boards[L + 1, w]
                     key[W] = 4 - L
