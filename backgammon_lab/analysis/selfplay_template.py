@@ -63,11 +63,12 @@ for _i in range(32):
     DEBRUIJN[(((1 << _i) * 0x077CB531) & 0xFFFFFFFF) >> 27] = _i
 PERM5 = np.array([0, 3, 4, 1, 2], dtype=np.int64)  # five outputs turned round (flip): q <- PERM5[q]
 # the scratch rows of the incremental evaluation (inc_scratch): a candidate's next board sb, input
-# row x (its inputs from TAIL0 on), hidden values h, a row of outputs tmp; the base's input row bx,
+# row x (its inputs from TAIL0 on), pre-activations z and hidden values h (rows apart, so that the
+# compiled loops need not allow for their overlap), a row of outputs tmp; the base's input row bx,
 # pre-activations bz and board bb; the inputs that differ from the base's (their numbers ci, their
-# differences cd); the best candidate's next board cb and
-# hidden values ch (best_play with keep); sigmoid scratch e1, e2
-Inc = namedtuple("Inc", "sb x h tmp bx bz ci cd cb bb ch e1 e2")
+# differences cd); the best candidate's next board cb and hidden values ch (best_play with keep);
+# sigmoid scratch e1, e2
+Inc = namedtuple("Inc", "sb x z h tmp bx bz ci cd cb bb ch e1 e2")
 # exp by range reduction (x = m ln2 + r, |r| <= ln2 / 2) and Taylor's polynomial of degree 12
 # (relative error below 2e-16), written so that the compiler vectorizes a row of sigmoids
 LOG2E = 1.4426950408889634
@@ -364,7 +365,7 @@ def add_column(w1, i, d, z):
 
 @njit
 def pre_inc(sb, so, ic, w1):
-    """Incremental evaluation (as gnubg's from a base position): the pre-activations ic.h of the
+    """Incremental evaluation (as gnubg's from a base position): the pre-activations ic.z of the
     mover's-eye board sb (its opponent so off) from the base's (inc_base), adding the weights of
     the inputs that differ only, in the order of the inputs: the points' inputs where sb differs
     from the base board, then the inputs from TAIL0 on (encoded into ic.x)."""
@@ -421,7 +422,7 @@ def pre_inc(sb, so, ic, w1):
         ci[m] = i
         cd[m] = d
         m += d != 0.0
-    add_columns(w1, ci, cd, m, ic.bz, ic.h)
+    add_columns(w1, ci, cd, m, ic.bz, ic.z)
 
 
 @njit
@@ -452,7 +453,7 @@ def add_columns(w1, ci, cd, m, z0, z):
 @njit
 def inc_scratch(H, K):
     """Fresh scratch rows for the incremental evaluation (see Inc)."""
-    return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
+    return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
                np.zeros(NIN, np.int64), np.zeros(NIN), np.zeros(W, np.int8), np.zeros(W, np.int8),
                np.zeros(H), np.zeros(H), np.zeros(H))
 
@@ -488,9 +489,9 @@ def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
         so = swap(b, opp_off, ic.sb)
     pre_inc(ic.sb, so, ic, w1)
     if same:
-        post_into(ic.h, w2, b2, ic.h, out, ic.e1, ic.e2)
+        post_into(ic.z, w2, b2, ic.h, out, ic.e1, ic.e2)
     else:
-        post_into(ic.h, w2, b2, ic.h, ic.tmp, ic.e1, ic.e2)
+        post_into(ic.z, w2, b2, ic.h, ic.tmp, ic.e1, ic.e2)
         flip(ic.tmp, out)
     return so
 
