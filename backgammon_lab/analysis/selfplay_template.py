@@ -1437,15 +1437,13 @@ def race_score(v):
 
 
 @njit
-def _race_next(board, opp_off, kind, db, out):
+def _race_next(board, opp_off, kind, db, out, nb, tmp):
     \"\"\"The mover's race values after a play to board followed by kind 0 (the turn passes) or 1
-    (it rolls again).\"\"\"
+    (it rolls again); nb and tmp are scratch rows (a board, a row of values).\"\"\"
     if board[0] == C:
         outcome(board, opp_off, out)
     elif kind == 0:
-        nb = np.empty(W, np.int8)
         swap(board, opp_off, nb)
-        tmp = np.empty(out.shape[0])
         race_row(nb, db, tmp)
         flip(tmp, out)
     else:
@@ -1459,9 +1457,11 @@ def _race_play(b, opp_off, a, c, named, db, ws, out):
     cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
     row = np.empty(out.shape[0])
+    nb = np.empty(W, np.int8)
+    tmp = np.empty(out.shape[0])
     bs = 0.0
     for i in range(cnt):
-        _race_next(boards[i], opp_off, kind, db, row)
+        _race_next(boards[i], opp_off, kind, db, row, nb, tmp)
         sc = race_score(row)
         if i == 0 or sc > bs + 1e-15:
             bs = sc
@@ -1473,7 +1473,7 @@ def _race_after(board, opp_off, kind, db, ws, out):
     \"\"\"bearoff.state_values after a race play to board followed by kind (2: the best of the six
     named doubles, a later one better by more than 1e-15 only).\"\"\"
     if kind != 2 or board[0] == C:
-        _race_next(board, opp_off, kind, db, out)
+        _race_next(board, opp_off, kind, db, out, np.empty(W, np.int8), np.empty(out.shape[0]))
         return
     row = np.empty(out.shape[0])
     bs = 0.0
@@ -1491,12 +1491,17 @@ def race_best(b, opp_off, a, c, named, db, ws, row, board):
     equity, the first best): what follows it (0 end, 1 roll again, 2 name); row and board get its
     values and its board.\"\"\"
     cnt, _used, kind = plays_of(b, a, c, named, ws)
-    boards = ws[0][:cnt].copy()
+    boards = ws[0][:cnt].copy() if kind == 2 else ws[0][:cnt]  # a naming searches again
     tmp = np.empty(row.shape[0])
+    nb = np.empty(W, np.int8)
+    t2 = np.empty(row.shape[0])
     best = 0
     bs = -1e300
     for i in range(cnt):
-        _race_after(boards[i], opp_off, kind, db, ws, tmp)
+        if kind != 2 or boards[i, 0] == C:
+            _race_next(boards[i], opp_off, kind, db, tmp, nb, t2)  # as _race_after
+        else:
+            _race_after(boards[i], opp_off, kind, db, ws, tmp)
         e = equity(tmp)
         if e > bs:
             bs = e
