@@ -40,12 +40,35 @@ ROLL_B = np.array([6, 5, 4, 3, 2, 1, 5, 4, 3, 2, 1, 4, 3, 2, 1, 3, 2, 1, 2, 1, 1
 # rolls (of the 21) with which a checker reaches a point d pips away (d = 1..25); see nets._rolls_reaching
 REACHBITS = np.array({reach}, dtype=np.int64)  # bit r: the r-th roll
 ROLL_COUNT = np.array([1, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2, 2, 1, 2, 2, 1, 2, 1], dtype=np.int64)
+# the same facts by chunks of bits, for the shot counts (_side_features): REACH_CHUNK[q, v] the rolls
+# that reach any of the distances 6q + 1 + i (bit i of v); COUNT_CHUNK[q, v] the count (of 36) of
+# the rolls 7q + i (bit i of v)
+NCHUNK = (N + 5) // 6
+REACH_CHUNK = np.zeros((NCHUNK, 64), dtype=np.int64)
+COUNT_CHUNK = np.zeros((3, 128), dtype=np.int64)
+for _q in range(NCHUNK):
+    for _v in range(64):
+        for _i in range(6):
+            if (_v >> _i) & 1 and 6 * _q + 1 + _i < REACHBITS.shape[0]:
+                REACH_CHUNK[_q, _v] |= REACHBITS[6 * _q + 1 + _i]
+for _q in range(3):
+    for _v in range(128):
+        for _i in range(7):
+            if (_v >> _i) & 1:
+                COUNT_CHUNK[_q, _v] += ROLL_COUNT[7 * _q + _i]
+HOME_BITS = ((1 << (HOME + 1)) - 1) & ~1  # bits 1..HOME
+# _low_bit's table: DEBRUIJN[(2**i * 0x077CB531 mod 2**32) >> 27] = i
+DEBRUIJN = np.zeros(32, dtype=np.int64)
+for _i in range(32):
+    DEBRUIJN[(((1 << _i) * 0x077CB531) & 0xFFFFFFFF) >> 27] = _i
 PERM5 = np.array([0, 3, 4, 1, 2], dtype=np.int64)  # five outputs turned round (flip): q <- PERM5[q]
 # the scratch rows of the incremental evaluation (inc_scratch): a candidate's next board sb, input
-# row x (its inputs from TAIL0 on), hidden values h, a row of outputs tmp; the base's input row bx,
-# pre-activations bz and board bb; encoding scratch me, op; the best candidate's next board cb and
-# hidden values ch (best_play with keep); sigmoid scratch e1, e2
-Inc = namedtuple("Inc", "sb x h tmp bx bz me op cb bb ch e1 e2")
+# row x (its inputs from TAIL0 on), pre-activations z and hidden values h (rows apart, so that the
+# compiled loops need not allow for their overlap), a row of outputs tmp; the base's input row bx,
+# pre-activations bz and board bb; the inputs that differ from the base's (their numbers ci, their
+# differences cd); the best candidate's next board cb and hidden values ch (best_play with keep);
+# sigmoid scratch e1, e2
+Inc = namedtuple("Inc", "sb x z h tmp bx bz ci cd cb bb ch e1 e2")
 # exp by range reduction (x = m ln2 + r, |r| <= ln2 / 2) and Taylor's polynomial of degree 12
 # (relative error below 2e-16), written so that the compiler vectorizes a row of sigmoids
 LOG2E = 1.4426950408889634
@@ -98,6 +121,11 @@ def unit(n, u):
     return (min(n, 15) - 3) / 2.0 if n > 3 else 0.0
 
 
+# unit(n, u) for every count n of a point (0..C), read by the encoding and the incremental
+# evaluation (the same numbers, looked up)
+UNIT_TAB = np.array([[getattr(unit, "py_func", unit)(n, u) for u in range(UNITS)] for n in range(C + 1)])
+
+
 @njit
 def me_input(p):
     """The first input of the side to act's checkers on its point p (1..N)."""
@@ -111,79 +139,51 @@ def op_input(p):
 
 
 @njit
-def _shots(mine, theirs, bar_theirs):
-    """The chance that the other side (theirs[1..N] in its own numbering, moving down) hits at
-    least one blot of this side (mine[1..N], its numbering) with one roll; blocks ignored. A
-    checker of theirs on its point src reaches this side's point p from src - (BAR - p) pips."""
-    blots = 0  # bit t: a blot on point t of theirs' numbering
-    for t in range(1, N + 1):
-        if mine[BAR - t] == 1:
-            blots |= 1 << t
-    if blots == 0:
-        return 0.0
-    srcs = (1 << BAR) if bar_theirs > 0 else 0  # bit s: a checker of theirs on its point s (BAR: the bar)
-    for src in range(2, N + 1):
-        if theirs[src] > 0:
-            srcs |= 1 << src
+def _pop(x):
+    """The number of set bits of x (0 <= x < 2**32)."""
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) >> 24) & 0xFF
+
+
+@njit
+def _side_features(blots_t, made, back, bar_mine, srcs, f, j):
+    """The six td24x features of one side (nets.features), from bit masks: blots_t its blots in the
+    other side's numbering (bit t: a blot on the other side's point t), made its points with two or
+    more checkers (its numbering), back its checkers on its last HOME points, srcs the other side's
+    checkers (its numbering; bit BAR: on the bar). shots_against: the chance that the other side hits
+    at least one blot with one roll (blocks ignored): a checker on its point s reaches a blot on its
+    point t from s - t pips."""
+    dist = 0  # bit d: a checker of the other side d pips behind a blot
+    m = blots_t
+    s = srcs
+    while m:
+        if m & 1:
+            dist |= s
+        m >>= 1
+        s >>= 1
+    dist >>= 1  # bit d - 1: d pips (d >= 1)
     hit = 0
-    for d in range(1, N + 1):
-        if srcs & (blots << d):  # a checker d pips behind a blot
-            hit |= REACHBITS[d]
+    for q in range(NCHUNK):
+        hit |= REACH_CHUNK[q, (dist >> (6 * q)) & 63]
     tot = 0
-    for r in range(21):
-        if (hit >> r) & 1:
-            tot += ROLL_COUNT[r]
-    return tot / 36.0
-
-
-@njit
-def _side_features(mine, theirs, bar_mine, bar_theirs, f, j):
-    """The six td24x features of one side (mine in its own numbering), from nets.features."""
-    nblots = 0
-    homepts = 0
-    run = 0
-    best = 0
-    for p in range(1, N + 1):
-        m = mine[p]
-        if m == 1:
-            nblots += 1
-        if m >= 2:
-            if p <= HOME:
-                homepts += 1
-            run += 1
-            if run > best:
-                best = run
-        else:
-            run = 0
-    f[j] = _shots(mine, theirs, bar_theirs) if nblots else 0.0
-    f[j + 1] = min(nblots, 5) / 5.0
-    f[j + 2] = homepts / HOME
-    f[j + 3] = min(best, 6) / 6.0
-    back = 0
-    for p in range(N - HOME + 1, N + 1):
-        back += mine[p]
+    for q in range(3):
+        tot += COUNT_CHUNK[q, (hit >> (7 * q)) & 127]
+    f[j] = tot / 36.0
+    f[j + 1] = min(_pop(blots_t), 5) / 5.0
+    f[j + 2] = _pop(made & HOME_BITS) / HOME
+    run = 0  # the longest run of made points, up to 6: each step shortens every run by one
+    while made and run < 6:
+        made &= made >> 1
+        run += 1
+    f[j + 3] = run / 6.0
     f[j + 4] = (back + bar_mine) / C
-
-
-@njit
-def _back(mine, bar_mine):
-    if bar_mine > 0:
-        return BAR
-    for p in range(N, 0, -1):
-        if mine[p] > 0:
-            return p
-    return 0
 
 
 @njit
 def encode(b, opp_off, x):
     """The net's input row of a mover's-eye board (side to act positive), as nets.encode."""
-    encode_into(b, opp_off, x, np.empty(N + 1, np.int64), np.empty(N + 1, np.int64))
-
-
-@njit
-def encode_into(b, opp_off, x, me, op):
-    """encode with scratch rows me, op (N + 1 integers each)."""
     for p in range(1, N + 1):
         v = b[p]
         m = v if v > 0 else 0
@@ -191,26 +191,56 @@ def encode_into(b, opp_off, x, me, op):
         i = me_input(p)
         j = op_input(p)
         for u in range(UNITS):
-            x[i + u] = unit(m, u)
-            x[j + u] = unit(o, u)
-    encode_tail(b, opp_off, x, me, op)
+            x[i + u] = UNIT_TAB[m, u]
+            x[j + u] = UNIT_TAB[o, u]
+    encode_tail(b, opp_off, x)
 
 
 @njit
-def encode_tail(b, opp_off, x, me, op):
-    """The inputs from TAIL0 on (bar, off, pips; td24x's features) of a mover's-eye board; me, op
-    get each side's checkers by point in its own numbering."""
-    me[0] = 0
-    op[0] = 0
+def encode_tail(b, opp_off, x):
+    """The inputs from TAIL0 on (bar, off, pips; td24x's features) of a mover's-eye board, from one
+    pass over its points."""
+    me_pips = BAR * np.int64(b[BAR])
+    op_pips = BAR * np.int64(b[OPP_BAR])
+    # td24x: each side's blots (in the other side's numbering), made points and checkers (its own
+    # numbering), its checkers on its last HOME points, its rearmost point
+    me_blots = 0
+    me_made = 0
+    me_any = 0
+    me_back = 0
+    me_last = BAR if b[BAR] > 0 else 0
+    op_blots = 0
+    op_made = 0
+    op_any = 0
+    op_back = 0
+    op_last = BAR if b[OPP_BAR] > 0 else 0
     for p in range(1, N + 1):
-        v = b[p]
-        me[p] = v if v > 0 else 0
-        op[BAR - p] = -v if v < 0 else 0
-    me_pips = BAR * b[BAR]
-    op_pips = BAR * b[OPP_BAR]
-    for p in range(1, N + 1):
-        me_pips += me[p] * p
-        op_pips += op[p] * p
+        v = np.int64(b[p])
+        if v > 0:
+            me_pips += v * p
+            if ENC == 1:
+                me_any |= 1 << p
+                if v == 1:
+                    me_blots |= 1 << (BAR - p)
+                else:
+                    me_made |= 1 << p
+                if p > N - HOME:
+                    me_back += v
+                if me_last < p:
+                    me_last = p
+        elif v < 0:
+            q = BAR - p
+            op_pips -= v * q
+            if ENC == 1:
+                op_any |= 1 << q
+                if v == -1:
+                    op_blots |= 1 << p
+                else:
+                    op_made |= 1 << q
+                if q > N - HOME:
+                    op_back -= v
+                if op_last < q:
+                    op_last = q
     j = TAIL0
     if ENC == 2:
         for which in range(4):
@@ -236,9 +266,13 @@ def encode_tail(b, opp_off, x, me, op):
     x[j + 4] = me_pips / 100.0
     x[j + 5] = op_pips / 100.0
     if ENC == 1:
-        _side_features(me, op, b[BAR], b[OPP_BAR], x, j + 6)
-        _side_features(op, me, b[OPP_BAR], b[BAR], x, j + 12)
-        contact = 1.0 if _back(me, b[BAR]) > BAR - _back(op, b[OPP_BAR]) else 0.0
+        if b[OPP_BAR] > 0:
+            op_any |= 1 << BAR
+        if b[BAR] > 0:
+            me_any |= 1 << BAR
+        _side_features(me_blots, me_made, me_back, b[BAR], op_any, x, j + 6)
+        _side_features(op_blots, op_made, op_back, b[OPP_BAR], me_any, x, j + 12)
+        contact = 1.0 if me_last > BAR - op_last else 0.0
         x[j + 11] = contact
         x[j + 17] = contact
 
@@ -331,48 +365,96 @@ def add_column(w1, i, d, z):
 
 @njit
 def pre_inc(sb, so, ic, w1):
-    """Incremental evaluation (as gnubg's from a base position): the pre-activations ic.h of the
+    """Incremental evaluation (as gnubg's from a base position): the pre-activations ic.z of the
     mover's-eye board sb (its opponent so off) from the base's (inc_base), adding the weights of
     the inputs that differ only, in the order of the inputs: the points' inputs where sb differs
     from the base board, then the inputs from TAIL0 on (encoded into ic.x)."""
-    z = ic.h
     bx = ic.bx
     bb = ic.bb
-    for k in range(z.shape[0]):
-        z[k] = ic.bz[k]
-    for p in range(1, N + 1):  # the side to act's checkers: inputs me_input(1) < me_input(2) < ...
+    ci = ic.ci
+    cd = ic.cd
+    mine = 0  # bit p: point p differs and holds the side to act's checkers before or after
+    theirs = 0  # the same for the other side's
+    for p in range(1, N + 1):
         v = sb[p]
         v0 = bb[p]
-        if v != v0 and (v > 0 or v0 > 0):
-            i = me_input(p)
-            m = v if v > 0 else 0
-            for u in range(UNITS):
-                d = unit(m, u) - bx[i + u]
-                if d != 0.0:
-                    add_column(w1, i + u, d, z)
-    for p in range(N, 0, -1):  # the other side's: op_input(N) < op_input(N - 1) < ...
+        if v != v0:
+            if v > 0 or v0 > 0:
+                mine |= 1 << p
+            if v < 0 or v0 < 0:
+                theirs |= 1 << p
+    m = 0
+    while mine:  # the side to act's checkers: inputs me_input(1) < me_input(2) < ...
+        p = _low_bit(mine)
+        mine &= mine - 1
         v = sb[p]
-        v0 = bb[p]
-        if v != v0 and (v < 0 or v0 < 0):
-            i = op_input(p)
-            o = -v if v < 0 else 0
-            for u in range(UNITS):
-                d = unit(o, u) - bx[i + u]
-                if d != 0.0:
-                    add_column(w1, i + u, d, z)
+        i = me_input(p)
+        n = v if v > 0 else 0
+        for u in range(UNITS):
+            d = UNIT_TAB[n, u] - bx[i + u]
+            ci[m] = i + u
+            cd[m] = d
+            m += d != 0.0
+    top = m
+    while theirs:  # the other side's: op_input(N) < op_input(N - 1) < ..., so listed backwards
+        p = _low_bit(theirs)
+        theirs &= theirs - 1
+        v = sb[p]
+        i = op_input(p)
+        n = -v if v < 0 else 0
+        for u in range(UNITS - 1, -1, -1):
+            d = UNIT_TAB[n, u] - bx[i + u]
+            ci[m] = i + u
+            cd[m] = d
+            m += d != 0.0
+    # turn the other side's part round: its inputs in increasing order
+    lo = top
+    hi = m - 1
+    while lo < hi:
+        ci[lo], ci[hi] = ci[hi], ci[lo]
+        cd[lo], cd[hi] = cd[hi], cd[lo]
+        lo += 1
+        hi -= 1
     x = ic.x
-    encode_tail(sb, so, x, ic.me, ic.op)
+    encode_tail(sb, so, x)
     for i in range(TAIL0, NIN):
         d = x[i] - bx[i]
-        if d != 0.0:
-            add_column(w1, i, d, z)
+        ci[m] = i
+        cd[m] = d
+        m += d != 0.0
+    add_columns(w1, ci, cd, m, ic.bz, ic.z)
+
+
+@njit
+def _low_bit(x):
+    """The number of the lowest set bit of x (0 < x < 2**32), by de Bruijn's multiplication."""
+    return DEBRUIJN[(((x & -x) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@njit_fma
+def add_columns(w1, ci, cd, m, z0, z):
+    """z = z0 plus cd[j] times input ci[j]'s weights, j = 0..m - 1 in that order: the same sums as
+    add_column once per input, four inputs a pass over z."""
+    H = z.shape[0]
+    for k in range(H):
+        z[k] = z0[k]
+    j = 0
+    while j + 4 <= m:
+        i0, i1, i2, i3 = ci[j], ci[j + 1], ci[j + 2], ci[j + 3]
+        d0, d1, d2, d3 = cd[j], cd[j + 1], cd[j + 2], cd[j + 3]
+        for k in range(H):
+            z[k] = (((z[k] + w1[i0, k] * d0) + w1[i1, k] * d1) + w1[i2, k] * d2) + w1[i3, k] * d3
+        j += 4
+    while j < m:
+        add_column(w1, ci[j], cd[j], z)
+        j += 1
 
 
 @njit
 def inc_scratch(H, K):
     """Fresh scratch rows for the incremental evaluation (see Inc)."""
-    return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
-               np.zeros(N + 1, np.int64), np.zeros(N + 1, np.int64), np.zeros(W, np.int8), np.zeros(W, np.int8),
+    return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
+               np.zeros(NIN, np.int64), np.zeros(NIN), np.zeros(W, np.int8), np.zeros(W, np.int8),
                np.zeros(H), np.zeros(H), np.zeros(H))
 
 
@@ -387,7 +469,7 @@ def inc_base(b, opp_off, same, w1, b1, ic):
         so = opp_off
     else:
         so = swap(b, opp_off, ic.bb)
-    encode_into(ic.bb, so, ic.bx, ic.me, ic.op)
+    encode(ic.bb, so, ic.bx)
     pre(ic.bx, w1, b1, ic.bz)
 
 
@@ -407,9 +489,9 @@ def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
         so = swap(b, opp_off, ic.sb)
     pre_inc(ic.sb, so, ic, w1)
     if same:
-        post_into(ic.h, w2, b2, ic.h, out, ic.e1, ic.e2)
+        post_into(ic.z, w2, b2, ic.h, out, ic.e1, ic.e2)
     else:
-        post_into(ic.h, w2, b2, ic.h, ic.tmp, ic.e1, ic.e2)
+        post_into(ic.z, w2, b2, ic.h, ic.tmp, ic.e1, ic.e2)
         flip(ic.tmp, out)
     return so
 
@@ -419,7 +501,7 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
     """The net's values of one mover's-eye board (side to act positive; any integer type) with the
     weights as nets.Net holds them (w1[hidden, input]): Net.evaluate of a single position."""
     x = np.empty(NIN)
-    encode_into(b, opp_off, x, np.empty(N + 1, np.int64), np.empty(N + 1, np.int64))
+    encode(b, opp_off, x)
     nz = np.empty(NIN, np.int64)
     m = 0
     for i in range(NIN):
@@ -576,16 +658,25 @@ def _keep_value(b, opp_off, a, c, w1, b1, w2, b2, ws, ic, val, out):
 
 @njit
 def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
-    """Mexican (M8): the doubles (1..6) whose best play the net rates highest."""
-    bv = np.empty(val.shape[0])
+    """Mexican (M8): the doubles (1..6) whose best play the net rates highest (the same choice as
+    best_play's for each doubles, in one pass: the six share the base of the incremental
+    evaluation, set again only when what follows the plays changes)."""
+    tmp = np.empty(val.shape[0])
     best = 1
     bs = -1e300
+    base = -1  # the base set for plays followed by the mover acting again (1) or not (0)
     for k in range(1, 7):
-        best_play(b, opp_off, k, k, True, False, w1, b1, w2, b2, ws, ic, val, bv)
-        sc = score(bv)
-        if sc > bs:
-            bs = sc
-            best = k
+        cnt, _used, kind = plays_of(b, k, k, True, ws)
+        same = kind != 0
+        if base != (1 if same else 0):
+            inc_base(b, opp_off, same, w1, b1, ic)
+            base = 1 if same else 0
+        for i in range(cnt):
+            value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
+            sc = score(tmp)
+            if sc > bs:
+                bs = sc
+                best = k
     return best
 
 
@@ -817,11 +908,11 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                             hit = False
                             break
                 if hit:  # the hidden values of the play chosen before (best_play with keep)
-                    encode_into(b, opp_off, x, ic.me, ic.op)
+                    encode(b, opp_off, x)
                     _learn(x, ic.ch, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
                            o, g1, fixed, delta, rows)
                 else:
-                    encode_into(b, opp_off, x, ic.me, ic.op)
+                    encode(b, opp_off, x)
                     forward(x, w1, b1, w2, b2, hh, tmp)
                     _learn(x, hh, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
                            o, g1, fixed, delta, rows)
@@ -1014,21 +1105,43 @@ def _plain(b, opp_off, a, c, named, net, ws, sc, K, row, board):
 
 
 @njit
+def _name_play(b, opp_off, net, ws, K, row, nb):
+    """After a Mexican played to b: the doubles 1..6 whose best play is worth most at 0-ply (the
+    lowest on ties), and what follows that play (0 the turn passes, 1 roll again); row and nb get
+    its values and its board. The same choice, play and values as _plain for each doubles (the
+    first best play), in one pass: the six share the base of the incremental evaluation (set again
+    only when what follows the plays changes) and its scratch rows."""
+    w1, b1, w2, b2 = net
+    ic = inc_scratch(w1.shape[1], K)
+    tmp = np.empty(K)
+    best = 1
+    bkind = 0
+    bs = -1e300
+    base = -1  # the base set for plays followed by the mover acting again (1) or not (0)
+    for k in range(1, 7):
+        cnt, _used, kind = plays_of(b, k, k, True, ws)
+        same = kind != 0
+        if base != (1 if same else 0):
+            inc_base(b, opp_off, same, w1, b1, ic)
+            base = 1 if same else 0
+        for i in range(cnt):
+            value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
+            e = equity(tmp)
+            if e > bs:
+                bs = e
+                best = k
+                bkind = kind
+                row[:] = tmp
+                nb[:] = ws[0][i]
+    return best, bkind
+
+
+@njit
 def _name0(b, opp_off, net, ws, sc, K, row):
     """After a Mexican played to b: the doubles 1..6 whose best play is worth most at 0-ply (the
-    lowest on ties); row gets that play's values."""
-    tmp = np.empty(K)
-    board = np.empty(W, np.int8)
-    best = 1
-    bs = -1e300
-    for k in range(1, 7):
-        _plain(b, opp_off, k, k, True, net, ws, sc, K, tmp, board)
-        e = equity(tmp)
-        if e > bs:
-            bs = e
-            best = k
-            row[:] = tmp
-    return best
+    lowest on ties); row gets that play's values (_name_play)."""
+    k, _kind = _name_play(b, opp_off, net, ws, K, row, np.empty(W, np.int8))
+    return k
 
 
 @njit
@@ -1036,13 +1149,15 @@ def best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
     """The play of a-c the search makes, chosen at 0-ply: (index, what follows); row and board get
     its 0-ply values and its board. After a Mexican (with look) the plays are ranked as if the mover
     rolled again and the best sl of them (all: sl 0) are valued by the naming that follows."""
-    best, kind, _k = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    best, kind, _k, _nk = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board,
+                                      np.empty(W, np.int8))
     return best, kind
 
 
 @njit
-def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
-    """best0, and the doubles (1..6) _name0 names after the play when it looked them up (else 0)."""
+def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board, nb):
+    """best0, and the doubles (1..6) _name0 names after the play when it looked them up (else 0),
+    with what follows their best play (0 the turn passes, 1 roll again), whose board nb gets."""
     boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
     cnt = rows.shape[0]
     if kind == 2 and look:
@@ -1052,28 +1167,34 @@ def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
         order = np.argsort(neg, kind="mergesort")
         m = cnt if sl <= 0 else min(sl, cnt)
         tmp = np.empty(K)
+        nbt = np.empty(W, np.int8)
         best = order[0]
         bk = 0
+        bkind = 0
         bs = -1e300
         for j in range(m):
             i = order[j]
             k = 0
+            k_kind = 0
             if boards[i, 0] == C:
                 tmp[:] = rows[i]
             else:
-                k = _name0(boards[i], opp_off, net, ws, sc, K, tmp)
+                k, k_kind = _name_play(boards[i], opp_off, net, ws, K, tmp, nbt)
             e = equity(tmp)
             if e > bs:
                 bs = e
                 best = i
                 bk = k
+                bkind = k_kind
                 row[:] = tmp
+                if k > 0:
+                    nb[:] = nbt
         board[:] = boards[best]
-        return best, kind, bk
+        return best, kind, bk, bkind
     best = _argbest(rows)
     row[:] = rows[best]
     board[:] = boards[best]
-    return best, kind, 0
+    return best, kind, 0, 0
 
 
 @njit
@@ -1191,9 +1312,8 @@ def _after{K}(board, opp_off, kind, look, sl, net, ws, sc, K, out):
     doubles chosen at 0-ply and plays their best play)."""
     if kind == 2 and board[0] != C:
         tmp = np.empty(K)
-        k = _name0(board, opp_off, net, ws, sc, K, tmp)
         nb = np.empty(W, np.int8)
-        _i, kind2 = _plain(board, opp_off, k, k, True, net, ws, sc, K, tmp, nb)
+        _k, kind2 = _name_play(board, opp_off, net, ws, K, tmp, nb)  # _plain's play of the doubles named
         _cont{K}(nb, opp_off, kind2 != 0, look, sl, net, ws, sc, K, out)
     else:
         _cont{K}(board, opp_off, kind != 0, look, sl, net, ws, sc, K, out)
@@ -1317,15 +1437,13 @@ def race_score(v):
 
 
 @njit
-def _race_next(board, opp_off, kind, db, out):
+def _race_next(board, opp_off, kind, db, out, nb, tmp):
     \"\"\"The mover's race values after a play to board followed by kind 0 (the turn passes) or 1
-    (it rolls again).\"\"\"
+    (it rolls again); nb and tmp are scratch rows (a board, a row of values).\"\"\"
     if board[0] == C:
         outcome(board, opp_off, out)
     elif kind == 0:
-        nb = np.empty(W, np.int8)
         swap(board, opp_off, nb)
-        tmp = np.empty(out.shape[0])
         race_row(nb, db, tmp)
         flip(tmp, out)
     else:
@@ -1339,9 +1457,11 @@ def _race_play(b, opp_off, a, c, named, db, ws, out):
     cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
     row = np.empty(out.shape[0])
+    nb = np.empty(W, np.int8)
+    tmp = np.empty(out.shape[0])
     bs = 0.0
     for i in range(cnt):
-        _race_next(boards[i], opp_off, kind, db, row)
+        _race_next(boards[i], opp_off, kind, db, row, nb, tmp)
         sc = race_score(row)
         if i == 0 or sc > bs + 1e-15:
             bs = sc
@@ -1353,7 +1473,7 @@ def _race_after(board, opp_off, kind, db, ws, out):
     \"\"\"bearoff.state_values after a race play to board followed by kind (2: the best of the six
     named doubles, a later one better by more than 1e-15 only).\"\"\"
     if kind != 2 or board[0] == C:
-        _race_next(board, opp_off, kind, db, out)
+        _race_next(board, opp_off, kind, db, out, np.empty(W, np.int8), np.empty(out.shape[0]))
         return
     row = np.empty(out.shape[0])
     bs = 0.0
@@ -1371,12 +1491,17 @@ def race_best(b, opp_off, a, c, named, db, ws, row, board):
     equity, the first best): what follows it (0 end, 1 roll again, 2 name); row and board get its
     values and its board.\"\"\"
     cnt, _used, kind = plays_of(b, a, c, named, ws)
-    boards = ws[0][:cnt].copy()
+    boards = ws[0][:cnt].copy() if kind == 2 else ws[0][:cnt]  # a naming searches again
     tmp = np.empty(row.shape[0])
+    nb = np.empty(W, np.int8)
+    t2 = np.empty(row.shape[0])
     best = 0
     bs = -1e300
     for i in range(cnt):
-        _race_after(boards[i], opp_off, kind, db, ws, tmp)
+        if kind != 2 or boards[i, 0] == C:
+            _race_next(boards[i], opp_off, kind, db, tmp, nb, t2)  # as _race_after
+        else:
+            _race_after(boards[i], opp_off, kind, db, ws, tmp)
         e = equity(tmp)
         if e > bs:
             bs = e
@@ -1387,16 +1512,32 @@ def race_best(b, opp_off, a, c, named, db, ws, row, board):
 
 
 @njit
-def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board):
+def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board, nb, ic, tmp):
     \"\"\"NetBot's 0-ply play of a-c from b (the race's exact best, else the search's, best0): what
     follows it (0 the turn passes, also when there is no legal move and board is b; 1 roll again;
-    2 name doubles) and the doubles the search named after it when it looked them up (else 0); row
-    and board get its values and its board. A single play is the same play as NetBot's, which
-    takes it unvalued.\"\"\"
+    2 name doubles), the doubles the search named after it when it looked them up (else 0) and
+    what follows their best play, whose board nb gets; row and board get its values and its
+    board. A single play is the same play as NetBot's, which takes it unvalued. Unless the naming
+    is looked up, the plays are valued as best0 does (the first of the best equity), with the
+    scratch rows ic and tmp of the caller.\"\"\"
     if RACES and is_race(b):
-        return race_best(b, opp_off, a, c, named, db, ws, row, board), 0
-    _i, kind, k = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
-    return kind, k
+        return race_best(b, opp_off, a, c, named, db, ws, row, board), 0, 0
+    cnt, _used, kind = plays_of(b, a, c, named, ws)
+    if kind == 2 and look:
+        _i, kind, k, nkind = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board, nb)
+        return kind, k, nkind
+    w1, b1, w2, b2 = net
+    same = kind != 0
+    inc_base(b, opp_off, same, w1, b1, ic)
+    bs = -1e300
+    for i in range(cnt):
+        value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
+        e = equity(tmp)
+        if e > bs:
+            bs = e
+            row[:] = tmp
+            board[:] = ws[0][i]
+    return kind, 0, 0
 
 
 @njit
@@ -1414,6 +1555,9 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
     nb = np.empty(W, np.int8)
     row = np.empty(K)
     board = np.empty(W, np.int8)
+    named_b = np.empty(W, np.int8)  # the best play of the doubles named_k (after the play that looked it up)
+    ic = inc_scratch(net[0].shape[1], K)
+    tmp = np.empty(K)
     for g in range(mts.shape[0]):
         mt = mts[g]
         for q in range(W):
@@ -1427,6 +1571,8 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
         fi = 0
         result = 0
         named_k = 0
+        named_kind = 0
+        known = False  # the play of the named doubles is named_b (the naming looked up knew it)
         while result == 0:
             if phase == 4 or phase == 0:
                 if fi < nforced:
@@ -1459,11 +1605,12 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                 phase = 1 if memo[side, a, c] == 1 else 0
             elif phase == 2:
                 k = named_k
-                if k == 0 or (RACES and is_race(b)) or NAME_AFTER_NAMED:
+                known = not (k == 0 or (RACES and is_race(b)) or NAME_AFTER_NAMED)
+                if not known:
                     k = 1
                     bs = -1e300
                     for d in range(1, 7):
-                        _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board)
+                        _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board, nb, ic, tmp)
                         e = equity(row)
                         if e > bs:
                             bs = e
@@ -1475,7 +1622,14 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
             else:
                 # named_k: the naming the search looked up for this play (_name0 on its board: the
                 # same choice as the loop above when no race and no naming after named doubles)
-                kind, named_k = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, board)
+                if known:  # the doubles named after the play that looked them up: their best play is known
+                    kind = named_kind
+                    named_k = 0
+                    board[:] = named_b
+                    known = False
+                else:
+                    kind, named_k, named_kind = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db,
+                                                             row, board, named_b, ic, tmp)
                 b[:] = board
                 if b[0] == C:
                     points = 1

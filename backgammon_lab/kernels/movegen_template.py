@@ -36,6 +36,16 @@ TABLE = 8192
 MAXSEEN = 16384
 SEENTABLE = 32768
 MASK = (1 << 40) - 1
+# row_hash's multipliers, one per entry of a row (W + 1): numbers below 2**31 from a fixed seed
+# (splitmix64's steps)
+_x = 0x2545F4914F6CDD1D
+_mul = []
+for _ in range(W + 1):
+    _x = (_x + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    _z = ((_x ^ (_x >> 30)) * 0xBF58476D1CE4E5B9) & ((1 << 64) - 1)
+    _z = ((_z ^ (_z >> 27)) * 0x94D049BB133111EB) & ((1 << 64) - 1)
+    _mul.append((_z ^ (_z >> 31)) >> 33)
+HASH_MUL = np.array(_mul, dtype=np.int64)
 
 
 @njit
@@ -97,9 +107,16 @@ def apply_step(b, s, t, out):
 
 @njit
 def row_hash(row, w):
-    h = 7
+    """A hash of row[:w] for the tables below: a sum of products with fixed random numbers below
+    2**31 (independent products, so the loop is short; no sum overflows), then mixed. The results
+    depend on equal rows only, whatever the hash."""
+    h = np.int64(0)
     for i in range(w):
-        h = (h * 31 + int(row[i]) + 17) & MASK
+        h += (np.int64(row[i]) + 17) * HASH_MUL[i]
+    h &= MASK
+    h ^= h >> 19
+    h = (h * 2654435) & MASK
+    h ^= h >> 23
     return h
 
 
@@ -311,7 +328,8 @@ def _two_dice(b0, a, c, ws_b, ws_p, tab, stamp, gen, scr):
 def _doubles(b0, d, ws_b, ws_p, tab, stamp, gen, seen_k, seen_tab, seen_stamp, scr):
     """Doubles: a depth-first search over up to four steps of d. Without a cap the steps are
     taken with non-increasing start points (any order of same-die steps can be rearranged so);
-    with a cap a seen-set of (board, steps left) prunes repeated boards instead."""
+    with a cap a seen-set of (board, steps left) prunes repeated boards instead (before the last
+    step: a board after four steps is a play, which the results' table holds once)."""
     lvl_s = np.empty((5, 16), np.int64)
     lvl_t = np.empty((5, 16), np.int64)
     lvl_h = np.empty((5, 16), np.int64)
@@ -346,7 +364,7 @@ def _doubles(b0, d, ws_b, ws_p, tab, stamp, gen, seen_k, seen_tab, seen_stamp, s
                 if not CAPPED and s > top[L]:
                     continue
                 hit = apply_step(boards[L], s, lvl_t[L, j], boards[L + 1])
-                if CAPPED:
+                if CAPPED and L < 3:  # a board after the last step is a play: _record finds it again
                     for w in range(W):
                         key[w] = boards[L + 1, w]
                     key[W] = 4 - L
