@@ -657,12 +657,14 @@ def _keep_value(b, opp_off, a, c, w1, b1, w2, b2, ws, ic, val, out):
 
 
 @njit
-def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
-    """Mexican (M8): the doubles (1..6) whose best play the net rates highest (the same choice as
-    best_play's for each doubles, in one pass: the six share the base of the incremental
-    evaluation, set again only when what follows the plays changes)."""
-    tmp = np.empty(val.shape[0])
+def _name_best(b, opp_off, w1, b1, w2, b2, ws, ic, by_equity, tmp, row, nb):
+    """After a Mexican played to b (M8): the doubles 1..6 whose first best play rates highest, ranked
+    by equity (as the search's NetBot) or by score (as the trainer's reference), the lowest on
+    ties; and what follows that play (0 the turn passes, 1 roll again). row and nb get its values
+    and its board. One pass: the six share the base of the incremental evaluation, set again only
+    when what follows the plays changes."""
     best = 1
+    bkind = 0
     bs = -1e300
     base = -1  # the base set for plays followed by the mover acting again (1) or not (0)
     for k in range(1, 7):
@@ -673,11 +675,24 @@ def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
             base = 1 if same else 0
         for i in range(cnt):
             value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
-            sc = score(tmp)
+            sc = equity(tmp) if by_equity else score(tmp)
             if sc > bs:
                 bs = sc
                 best = k
-    return best
+                bkind = kind
+                row[:] = tmp
+                nb[:] = ws[0][i]
+    return best, bkind
+
+
+@njit
+def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
+    """Mexican (M8) in the trainer: the doubles whose best play the net scores highest (the same
+    choice as best_play's for each doubles; _name_best ranking by score)."""
+    K = val.shape[0]
+    k, _kind = _name_best(b, opp_off, w1, b1, w2, b2, ws, ic, False, np.empty(K), np.empty(K),
+                          np.empty(b.shape[0], np.int8))
+    return k
 
 
 @njit_fma
@@ -1109,31 +1124,9 @@ def _name_play(b, opp_off, net, ws, K, row, nb):
     """After a Mexican played to b: the doubles 1..6 whose best play is worth most at 0-ply (the
     lowest on ties), and what follows that play (0 the turn passes, 1 roll again); row and nb get
     its values and its board. The same choice, play and values as _plain for each doubles (the
-    first best play), in one pass: the six share the base of the incremental evaluation (set again
-    only when what follows the plays changes) and its scratch rows."""
+    first best play): _name_best ranking by equity, with its own scratch rows."""
     w1, b1, w2, b2 = net
-    ic = inc_scratch(w1.shape[1], K)
-    tmp = np.empty(K)
-    best = 1
-    bkind = 0
-    bs = -1e300
-    base = -1  # the base set for plays followed by the mover acting again (1) or not (0)
-    for k in range(1, 7):
-        cnt, _used, kind = plays_of(b, k, k, True, ws)
-        same = kind != 0
-        if base != (1 if same else 0):
-            inc_base(b, opp_off, same, w1, b1, ic)
-            base = 1 if same else 0
-        for i in range(cnt):
-            value_inc(ws[0][i], opp_off, same, w1, w2, b2, ic, tmp)
-            e = equity(tmp)
-            if e > bs:
-                bs = e
-                best = k
-                bkind = kind
-                row[:] = tmp
-                nb[:] = ws[0][i]
-    return best, bkind
+    return _name_best(b, opp_off, w1, b1, w2, b2, ws, inc_scratch(w1.shape[1], K), True, np.empty(K), row, nb)
 
 
 @njit
