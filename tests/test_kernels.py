@@ -106,7 +106,7 @@ def test_the_same_search_source_runs_uncompiled_with_the_same_plays() -> None:
 
 
 @pytest.mark.parametrize("name,enc", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24x"),
-                                      ("minigam", "strip")])
+                                      ("standard", "td24e"), ("mexican", "td24e"), ("minigam", "strip")])
 def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
     import random
 
@@ -129,7 +129,7 @@ def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
 
 
 @pytest.mark.parametrize("name,enc", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24"),
-                                      ("mexican", "td24x"), ("minigam", "strip")])
+                                      ("mexican", "td24x"), ("standard", "td24e"), ("minigam", "strip")])
 def test_incremental_evaluation_equals_the_numpy_forward_pass(name: str, enc: str) -> None:
     """Every play of a roll valued incrementally from the position before it (the base: that
     position as the next side to act sees it) equals the numpy net on the play's board, within

@@ -15,6 +15,7 @@ from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import HeuristicBot
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import (
+    EXPERT,
     FEATURES,
     OUTPUTS_1,
     OUTPUTS_5,
@@ -23,6 +24,7 @@ from backgammon_lab.analysis.nets import (
     encode,
     encoding_for,
     equity,
+    expert_features,
     features,
     flip,
     input_size,
@@ -153,6 +155,64 @@ def test_td24x_features_by_hand() -> None:
         assert row[6] == pytest.approx(_shots_by_hand(me, b[25], op_blots))
         made = "".join("x" if n >= 2 else "." for n in me)
         assert row[3] == pytest.approx(min(max(len(r) for r in made.split(".")), 6) / 6)
+
+
+def _escapes_by_hand(blocked: set[int], p: int) -> int:
+    """The rolls (of 36) with which a checker on point p moves its whole roll past ``blocked``."""
+    return sum(p - a - b not in blocked and (p - a not in blocked or p - b not in blocked)
+               for a in range(1, 7) for b in range(1, 7))
+
+
+def test_td24e_expert_features_by_hand() -> None:
+    v = find_variant("standard")
+    names = [n + "_me" for n in EXPERT] + [n + "_op" for n in EXPERT]
+
+    def feats(board: list[int], opp_off: int) -> dict[str, float]:
+        return dict(zip(names, expert_features(v, [board], [opp_off])[0], strict=True))
+
+    f = feats(list(Position.start("standard").board()), 0)
+    assert f["escape_me"] == pytest.approx(24 / 36)  # from the 24-point past the 19-, 17- and 12-points
+    assert f["break_contact_me"] == f["break_contact_op"] == 1.0  # 152 pips of contact at the start
+    assert f["back_anchor_me"] == 1.0 and f["forward_anchor_me"] == 2.0  # the midpoint is the 12th point
+    assert f["enter_fail_me"] == pytest.approx(1 / 36) and f["pip_loss_me"] == f["double_shots_me"] == 0.0
+    assert f["contain_me"] == pytest.approx(1 - min(_escapes_by_hand({19, 17, 12, 1}, q) for q in range(13, 25)) / 36)
+    board = [0] * 27
+    board[7] = board[10] = 1  # my blots on my 7- and 10-points (18 and 15 pips from the bar)
+    board[1] = -1  # the opponent's checker on its 24-point: 6 and 9 pips behind them
+    f = feats(board, 14)
+    # 17 rolls reach 6 pips (each costs 18), 5-4 reaches 9 only (15); 6-3 and 3-3 reach both
+    assert f["pip_loss_me"] == pytest.approx((17 * 18 + 2 * 15) / 432)
+    assert f["double_shots_me"] == pytest.approx(3 / 36)
+    assert f["break_contact_me"] == pytest.approx((6 + 9) / 152)
+    assert f["break_contact_op"] == pytest.approx(9 / 152)  # its checker 9 pips behind my 10-point blot
+    assert f["back_anchor_me"] == 0.0 and f["forward_anchor_me"] == 2.0
+    prime = [0] * 27
+    for p in range(4, 10):
+        prime[p] = 2  # a full prime on my 4- to 9-points
+    prime[3] = 3
+    for p in range(19, 25):
+        prime[p] = -2  # the opponent's closed board
+    prime[1] = -3  # and its checkers on its 24-point, behind my prime
+    f = feats(prime, 0)
+    assert f["contain_me"] == f["contain_back_me"] == 1.0 and f["enter_fail_me"] == 1.0
+    assert f["escape_op"] == 0.0  # its back checkers face my prime
+    assert f["contain_back_op"] == 0.0  # my rearmost checker is on my 9-point, short of its boards
+    assert f["mobility_me"] == pytest.approx(sum(2 * _escapes_by_hand(set(range(19, 25)) | {1}, p) * (p - 6)
+                                                  for p in (7, 8, 9)) / 3600)
+    race = [0] * 27
+    race[3], race[24] = 2, -3  # past each other: no contact
+    f = feats(race, 12)
+    assert f["break_contact_me"] == f["break_contact_op"] == 0.0 and f["escape_me"] == 1.0
+    for p in _positions("standard", 60, seed=13):
+        b = list(p.board())
+        row = feats(b, _opp(p))
+        their_points = {q for q in range(1, 25) if b[q] <= -2}  # in my numbering
+        mine = [q for q in range(1, 25) if b[q] > 0] + ([25] if b[25] else [])
+        if mine:
+            assert row["escape_me"] == pytest.approx(_escapes_by_hand(their_points, max(mine)) / 36)
+        edge = 25 - max([25 - q for q in range(1, 25) if b[q] < 0] + ([25] if b[26] else []), default=0)
+        pips = sum(max(b[q], 0) * max(q - edge, 0) for q in range(1, 25)) + b[25] * max(25 - edge, 0)
+        assert row["break_contact_me"] == pytest.approx(pips / 152)
 
 
 def test_td24x_extends_td24_and_a_net_grows_into_it() -> None:

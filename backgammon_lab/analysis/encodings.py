@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import AnalysisError
 from ..variants import Variant
 
-__all__ = ["NetError", "ENCODINGS", "FEATURES", "encoding_for", "input_size"]
+__all__ = ["NetError", "ENCODINGS", "FEATURES", "EXPERT", "encoding_for", "input_size"]
 
 
 class NetError(AnalysisError):
@@ -24,9 +24,13 @@ class NetError(AnalysisError):
 
 
 #: The encodings, and the one each extends (its inputs come first; see :meth:`Net.with_encoding`).
-ENCODINGS: dict[str, str | None] = {"td24": None, "td24x": "td24", "strip": None}
+ENCODINGS: dict[str, str | None] = {"td24": None, "td24x": "td24", "td24e": "td24x", "strip": None}
 #: Hand-made features of ``td24x``, per side.
 FEATURES = ("shots_against", "blots", "home_points", "prime", "back", "contact")
+#: The expert features ``td24e`` adds to ``td24x``, per side (after Berliner's and gnubg's contact
+#: inputs; defined in :func:`backgammon_lab.analysis.nets.expert_features`).
+EXPERT = ("escape", "contain", "contain_back", "pip_loss", "double_shots", "mobility", "back_anchor",
+          "forward_anchor", "enter_fail", "break_contact")
 
 
 def encoding_for(variant: Variant) -> str:
@@ -50,6 +54,8 @@ def input_size(variant: Variant, encoding: str | None = None) -> int:
         return 8 * n + 6
     if enc == "td24x":
         return 8 * n + 6 + 2 * len(FEATURES)
+    if enc == "td24e":
+        return 8 * n + 6 + 2 * len(FEATURES) + 2 * len(EXPERT)
     return 2 * (n * c + 2 * c) + 2
 
 

@@ -28,6 +28,11 @@ Encodings (chosen from the variant's facts, never from its name; :func:`encoding
     ``td24`` net grows into a ``td24x`` one without forgetting (:meth:`Net.with_encoding`: the new
     inputs start with zero weights).
 
+    ``td24e`` (24 points): ``td24x`` followed by 20 expert features, ten for each side
+    (:func:`expert_features`, after Berliner's and gnubg's contact inputs): escapes, containment,
+    pip loss to hits, double shots, mobility, anchors, the chance of not entering, and the contact
+    left to break. 230 inputs; a ``td24x`` net grows into it the same way.
+
     ``strip`` (short boards such as Mini-Gam's six points): a thermometer per point and side
     (``n >= 1 .. n >= checkers``), the same for the bar and for the checkers borne off, and each
     side's pip count / (checkers * (points + 1)). For Mini-Gam, 130 inputs.
@@ -56,7 +61,7 @@ import numpy as np
 from ..errors import whole_number
 from ..position import OFF
 from ..variants import Variant, find_variant
-from .encodings import ENCODINGS, FEATURES, NetError, _check_encoding, _rolls_reaching, encoding_for, input_size
+from .encodings import ENCODINGS, EXPERT, FEATURES, NetError, _check_encoding, _rolls_reaching, encoding_for, input_size
 
 __all__ = [
     "Net",
@@ -64,6 +69,7 @@ __all__ = [
     "OUTPUTS_1",
     "OUTPUTS_5",
     "encoding_for",
+    "expert_features",
     "encode",
     "features",
     "ENCODINGS",
@@ -185,6 +191,89 @@ def features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     return np.concatenate([f[:k], f[k:]], axis=1)
 
 
+def _escapes(blocked: np.ndarray) -> np.ndarray:
+    """Column p (1..n + 1, n + 1 the bar): the rolls (of 36) with which a checker on point p moves
+    its whole roll (both dice; two of a doubles) past ``blocked`` (bool per point 1..n, the mover's
+    numbering): the landing point open and at least one of the two intermediate points open; points
+    below 1 are open. Column 0 is zero (no checker)."""
+    k, n = blocked.shape
+    pad = np.zeros((k, n + 14), dtype=bool)  # column i: point i - 12
+    pad[:, 13:13 + n] = blocked
+    p = np.arange(1, n + 2)
+    esc = np.zeros((k, n + 2), dtype=np.int64)
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            ok = ~pad[:, 12 + p - d1 - d2] & ~(pad[:, 12 + p - d1] & pad[:, 12 + p - d2])
+            esc[:, 1:] += ok
+    return esc
+
+
+def expert_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
+    """The expert features ``td24e`` adds to ``td24x`` (:data:`EXPERT`, the side to act's ten, then
+    the opponent's), shape ``(B, 20)``, each side in its own numbering (the bar is point 25).
+
+    After Berliner's and gnubg's contact inputs, written from their definitions. "Escapes" of a
+    checker are the rolls (of 36) with which it can move its whole roll past the other side's
+    points (two or more checkers): the landing point and one intermediate point open.
+
+    escape: the escapes of the side's rearmost checker / 36. contain: 1 - the fewest escapes of a
+    checker of the other side on any of its points 13..24 (this side's home and outer boards) / 36.
+    contain_back: the same from its point 13 to its rearmost checker (0 when that is nearer home).
+    pip_loss: the pips this side expects to lose to the other side's next roll (for each roll the
+    farthest-travelled blot it reaches, direct or combined, blocks ignored, as ``shots_against``)
+    / 12. double_shots: the chance that one roll reaches two or more of its blots. mobility: over
+    its checkers outside its home board, escapes times the distance from home, / 3600.
+    back_anchor: its rearmost point of two or more checkers / 24 (0: none). forward_anchor: its
+    point of two or more checkers nearest the other side's home among its points 13..24, as the
+    other side's point number / 6 (2 when none). enter_fail: the chance that one checker on the bar
+    does not enter, (the other side's home points / 6) squared. break_contact: the pips its
+    checkers must travel to pass the other side's rearmost checker / 152 (1 at the start).
+    """
+    n, bar, home = variant.points, variant.bar, variant.home
+    b, _ = _as_boards(boards, opp_off, n)
+    k = b.shape[0]
+    pts = b[:, 1:bar]
+    me = np.maximum(pts, 0)
+    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
+    mine = np.concatenate([me, op])  # rows 0..k-1: the side to act; rows k..2k-1: its opponent
+    theirs = np.concatenate([op, me])
+    cnt = np.concatenate([mine, np.concatenate([b[:, bar], b[:, bar + 1]])[:, None]], axis=1)  # points 1..bar
+    att = np.concatenate([theirs, np.concatenate([b[:, bar + 1], b[:, bar]])[:, None]], axis=1)
+    rows = np.arange(2 * k)
+    pnum = np.arange(1, bar + 1)
+    occ = cnt > 0
+    back = np.where(occ.any(1), (occ * pnum).max(1), 0)
+    back_other = np.concatenate([back[k:], back[:k]])
+    esc = _escapes((theirs >= 2)[:, ::-1])  # this side's checkers past the other side's points
+    esc_other = np.concatenate([esc[k:], esc[:k]])  # the other side's past this side's (its numbering)
+    lo = bar - 2 * home
+    f = np.zeros((2 * k, len(EXPERT)))
+    f[:, 0] = esc[rows, back] / 36.0
+    window = esc_other[:, lo:bar]
+    f[:, 1] = 1.0 - window.min(1) / 36.0
+    behind = np.where(np.arange(lo, bar)[None, :] <= back_other[:, None], window, 36).min(1)
+    f[:, 2] = np.where(back_other >= lo, 1.0 - behind / 36.0, 0.0)
+    # the other side's shots: per blot (its numbering t, which is also the pips the blot loses)
+    blots_t = (mine == 1)[:, ::-1]
+    reach = ((att > 0).astype(np.float64) @ _shot_table(n).reshape(n + 1, n * 21)).reshape(2 * k, n, 21) > 0
+    hit = reach & blots_t[:, :, None]
+    loss = (hit * np.arange(1, n + 1)[None, :, None]).max(1)
+    f[:, 3] = (loss @ _ROLL_COUNTS) / 432.0
+    f[:, 4] = ((hit.sum(1) >= 2).astype(np.int64) @ _ROLL_COUNTS) / 36.0
+    outside = pnum > home
+    f[:, 5] = (cnt[:, outside] * esc[:, 1:][:, outside] * (pnum[outside] - home)).sum(1) / 3600.0
+    made = mine >= 2
+    f[:, 6] = np.where(made.any(1), (made * pnum[:n]).max(1), 0) / n
+    far = made[:, lo - 1:]
+    first = lo + np.argmax(far, axis=1)
+    f[:, 7] = np.where(far.any(1), (bar - first) / home, 2.0)
+    other_home = np.concatenate([made[k:], made[:k]])[:, :home].sum(1)
+    f[:, 8] = (other_home / home) ** 2
+    edge = (bar - back_other)[:, None]
+    f[:, 9] = (cnt * np.maximum(pnum[None, :] - edge, 0)).sum(1) / 152.0
+    return np.concatenate([f[:k], f[k:]], axis=1)
+
+
 def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = None) -> np.ndarray:
     """The input rows of a batch of mover's-eye boards (side to act positive), shape ``(B, inputs)``.
 
@@ -194,6 +283,9 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
     _check_encoding(variant, enc)
     if enc == "td24x":
         return np.concatenate([encode(variant, boards, opp_off, "td24"), features(variant, boards, opp_off)], axis=1)
+    if enc == "td24e":
+        return np.concatenate([encode(variant, boards, opp_off, "td24x"), expert_features(variant, boards, opp_off)],
+                              axis=1)
     n, bar, c = variant.points, variant.bar, variant.checkers
     b, o = _as_boards(boards, opp_off, n)
     pts = b[:, 1:bar]

@@ -28,7 +28,8 @@ C = {checkers}
 HOME = {home}
 GAMMONS = {gammons}
 OPENING_CHOICE = {opening_choice}
-ENC = {enc}  # 0 td24, 1 td24x, 2 strip
+ENC = {enc}  # 0 td24, 1 td24x, 2 strip, 3 td24e
+XF = ENC == 1 or ENC == 3  # td24x's features (td24e extends td24x)
 NIN = {nin}
 UNITS = C if ENC == 2 else 4  # the inputs of a point's checkers, for each side
 TAIL0 = 2 * N * UNITS  # the first input after the points' (bar, off, pips, td24x features)
@@ -57,6 +58,15 @@ for _q in range(3):
             if (_v >> _i) & 1:
                 COUNT_CHUNK[_q, _v] += ROLL_COUNT[7 * _q + _i]
 HOME_BITS = ((1 << (HOME + 1)) - 1) & ~1  # bits 1..HOME
+# td24e: ESCW[m] the escapes (nets._escapes) of a checker on point p, bit k of m (0..11): the other
+# side holds point p - 12 + k; a roll d1, d2 escapes when point p - d1 - d2 is open and one of
+# p - d1, p - d2 is
+ESCW = np.zeros(4096, dtype=np.int64)
+_m = np.arange(4096)
+for _d1 in range(1, 7):
+    for _d2 in range(1, 7):
+        ESCW += (((_m >> (12 - _d1 - _d2)) & 1) == 0) & ~(((_m >> (12 - _d1)) & (_m >> (12 - _d2)) & 1) == 1)
+LO = BAR - 2 * HOME  # td24e: the first of the points (this side's numbering) of the other side's two boards
 # _low_bit's table: DEBRUIJN[(2**i * 0x077CB531 mod 2**32) >> 27] = i
 DEBRUIJN = np.zeros(32, dtype=np.int64)
 for _i in range(32):
@@ -214,16 +224,19 @@ def encode_tail(b, opp_off, x):
     op_any = 0
     op_back = 0
     op_last = BAR if b[OPP_BAR] > 0 else 0
+    me_mo = 0  # td24e: the side to act's points in the other side's numbering
+    op_mm = 0  # and the other side's in the side to act's
     for p in range(1, N + 1):
         v = np.int64(b[p])
         if v > 0:
             me_pips += v * p
-            if ENC == 1:
+            if XF:
                 me_any |= 1 << p
                 if v == 1:
                     me_blots |= 1 << (BAR - p)
                 else:
                     me_made |= 1 << p
+                    me_mo |= 1 << (BAR - p)
                 if p > N - HOME:
                     me_back += v
                 if me_last < p:
@@ -231,12 +244,13 @@ def encode_tail(b, opp_off, x):
         elif v < 0:
             q = BAR - p
             op_pips -= v * q
-            if ENC == 1:
+            if XF:
                 op_any |= 1 << q
                 if v == -1:
                     op_blots |= 1 << p
                 else:
                     op_made |= 1 << q
+                    op_mm |= 1 << p
                 if q > N - HOME:
                     op_back -= v
                 if op_last < q:
@@ -265,7 +279,7 @@ def encode_tail(b, opp_off, x):
     x[j + 3] = opp_off / C
     x[j + 4] = me_pips / 100.0
     x[j + 5] = op_pips / 100.0
-    if ENC == 1:
+    if XF:
         if b[OPP_BAR] > 0:
             op_any |= 1 << BAR
         if b[BAR] > 0:
@@ -275,6 +289,93 @@ def encode_tail(b, opp_off, x):
         contact = 1.0 if me_last > BAR - op_last else 0.0
         x[j + 11] = contact
         x[j + 17] = contact
+    if ENC == 3:
+        _expert_side(b, 0, op_mm, me_mo, me_last, op_last, _pop(op_made & HOME_BITS), op_any, me_blots, x, j + 18)
+        _expert_side(b, 1, me_mo, op_mm, op_last, me_last, _pop(me_made & HOME_BITS), me_any, op_blots, x, j + 28)
+
+
+@njit
+def _esc(blk, p):
+    """The escapes (of 36) of a checker on point p (1..BAR) past the other side's points blk (bit q:
+    its point q in this side's numbering)."""
+    m = blk >> (p - 12) if p >= 12 else blk << (12 - p)
+    return ESCW[m & 0xFFF]
+
+
+@njit
+def _count36(mask):
+    """The rolls (of 36) among the 21 distinct rolls in mask (bit r: the r-th)."""
+    tot = 0
+    for q in range(3):
+        tot += COUNT_CHUNK[q, (mask >> (7 * q)) & 127]
+    return tot
+
+
+@njit
+def _own_count(b, side, p):
+    """The checkers of a side (0 the side to act, 1 the other) on its own point p (BAR: its bar)."""
+    if side == 0:
+        v = np.int64(b[p])
+        return v if v > 0 else 0
+    if p == BAR:
+        return np.int64(b[OPP_BAR])
+    v = np.int64(b[BAR - p])
+    return -v if v < 0 else 0
+
+
+@njit
+def _expert_side(b, side, blk, oblk, back, oback, ohome, attack, blots_t, x, j):
+    """The ten td24e features of one side (nets.expert_features), in its own numbering: blk the
+    other side's points (two or more checkers) in this side's numbering, oblk this side's in the
+    other's, back / oback the rearmost points (BAR: the bar; 0: none), ohome the other side's
+    points made in its home board, attack the other side's checkers (its numbering, bit BAR its
+    bar), blots_t this side's blots in the other side's numbering."""
+    x[j] = _esc(blk, back) / 36.0 if back > 0 else 0.0
+    mn = 36
+    mb = 36
+    for q in range(LO, BAR):
+        e = _esc(oblk, q)
+        if e < mn:
+            mn = e
+        if q <= oback and e < mb:
+            mb = e
+    x[j + 1] = 1.0 - mn / 36.0
+    x[j + 2] = 1.0 - mb / 36.0 if oback >= LO else 0.0
+    covered = 0  # the rolls that reach a blot, taken from the farthest-travelled blot down
+    double = 0
+    loss = 0
+    for t in range(N, 0, -1):
+        if (blots_t >> t) & 1:
+            dist = attack >> (t + 1)  # bit d - 1: a checker of the other side d pips behind
+            reach = 0
+            for q in range(NCHUNK):
+                reach |= REACH_CHUNK[q, (dist >> (6 * q)) & 63]
+            double |= reach & covered
+            loss += t * _count36(reach & ~covered)
+            covered |= reach
+    x[j + 3] = loss / 432.0
+    x[j + 4] = _count36(double) / 36.0
+    mob = 0
+    brk = 0
+    hi = 0
+    fwd = 0
+    edge = BAR - oback
+    for p in range(1, BAR + 1):
+        c = _own_count(b, side, p)
+        if c > 0:
+            if p > HOME:
+                mob += c * _esc(blk, p) * (p - HOME)
+            if p > edge:
+                brk += c * (p - edge)
+            if c >= 2 and p < BAR:
+                hi = p
+                if p >= LO and fwd == 0:
+                    fwd = p
+    x[j + 5] = mob / 3600.0
+    x[j + 6] = hi / N
+    x[j + 7] = (BAR - fwd) / HOME if fwd > 0 else 2.0
+    x[j + 8] = (ohome / HOME) ** 2
+    x[j + 9] = brk / 152.0
 
 
 @njit
