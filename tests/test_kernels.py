@@ -212,7 +212,8 @@ def test_random_self_play_kernel_follows_the_engine_event_by_event(name: str) ->
     assert {1, 3, 4} <= kinds and (kinds >= {2, 5} or not v.mexican)
 
 
-@pytest.mark.parametrize("name,enc", [("minigam", "strip"), ("standard", "td24x"), ("mexican", "td24x")])
+@pytest.mark.parametrize("name,enc", [("minigam", "strip"), ("standard", "td24x"), ("mexican", "td24x"),
+                                      ("standard", "td24e")])
 def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: str) -> None:
     a = Net.create(name, hidden=8, seed=5, encoding=enc)
     b = a.copy()

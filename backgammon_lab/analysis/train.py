@@ -431,7 +431,7 @@ def warm(variants: tuple[str, ...] = ("standard", "mexican", "minigam")) -> dict
     took (a cold cache: numba compiles; a warm one: it loads)."""
     import time
 
-    from .nets import Net, encoding_for
+    from .nets import Net, encoding_for, load_net, shipped_path
     from .selfplay import movegen, random_games, start_board
 
     out: dict[str, float] = {}
@@ -445,7 +445,11 @@ def warm(variants: tuple[str, ...] = ("standard", "mexican", "minigam")) -> dict
         t = time.perf_counter()
         random_games(v, 1)
         out[f"{name} random games"] = time.perf_counter() - t
-        for enc in {encoding_for(v), "td24x"} if v.points == 24 else {encoding_for(v)}:
+        shipped = shipped_path(v)
+        encs = {encoding_for(v), "td24x"} if v.points == 24 else {encoding_for(v)}
+        if shipped.is_file():
+            encs.add(load_net(shipped).encoding)
+        for enc in sorted(encs):
             t = time.perf_counter()
             net = Net.create(v, hidden=2, seed=0, encoding=enc)
             Trainer(net, seed=0).train(1)
