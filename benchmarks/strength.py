@@ -340,6 +340,7 @@ def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, in
 
 def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     from backgammon_lab.analysis.search import Evaluator
+    from backgammon_lab.analysis.strategy import contact
 
     v = find_variant("standard")
     net = _net(args.net, v)
@@ -354,6 +355,7 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     deep = NetBot(net, Options(ply=args.ply, **extra)) if args.ply else None
     t_net: list[float] = []
     t_deep: list[float] = []
+    classes: list[str] = []
     for pos, dice in decisions:
         found = legal_boards(pos, dice)
         boards = list(found)
@@ -374,12 +376,18 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
             t0 = time.perf_counter()
             picks[f"net {args.ply}-ply"] = boards.index(play_board(deep.choose_play(st, st.plays)))
             t_deep.append(time.perf_counter() - t0)
+        cls = "contact" if contact(pos) else "race"
+        classes.append(cls)
         for name, i in picks.items():
             rows[name].append((bool(truth[i] >= best - 1e-9), best - float(truth[i])))
     out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)"}
     for name, r in rows.items():
         out[name] = {"top_play_agrees": float(np.mean([a for a, _ in r])),
                      "equity_lost_per_decision": float(np.mean([e for _, e in r]))}
+        for cls in ("contact", "race"):  # where the errors are: positions with contact, races
+            part = [e for (_, e), c in zip(r, classes, strict=True) if c == cls]
+            out[name][f"equity_lost_{cls}"] = float(np.mean(part)) if part else None
+    out["positions_by_class"] = {cls: classes.count(cls) for cls in ("contact", "race")}
     out["net 0-ply"]["median_ms"] = 1000 * statistics.median(t_net)
     if t_deep:
         out[f"net {args.ply}-ply"]["median_ms"] = 1000 * statistics.median(t_deep)
