@@ -61,11 +61,12 @@ HOME_BITS = ((1 << (HOME + 1)) - 1) & ~1  # bits 1..HOME
 # td24e: ESCW[m] the escapes (nets._escapes) of a checker on point p, bit k of m (0..11): the other
 # side holds point p - 12 + k; a roll d1, d2 escapes when point p - d1 - d2 is open and one of
 # p - d1, p - d2 is
-ESCW = np.zeros(4096, dtype=np.int64)
 _m = np.arange(4096)
+_e = np.zeros(4096, dtype=np.int64)
 for _d1 in range(1, 7):
     for _d2 in range(1, 7):
-        ESCW += (((_m >> (12 - _d1 - _d2)) & 1) == 0) & ~(((_m >> (12 - _d1)) & (_m >> (12 - _d2)) & 1) == 1)
+        _e += (((_m >> (12 - _d1 - _d2)) & 1) == 0) & ~(((_m >> (12 - _d1)) & (_m >> (12 - _d2)) & 1) == 1)
+ESCW = _e.astype(np.int8)  # at most 36: small, so that the table stays in the fastest cache
 LO = BAR - 2 * HOME  # td24e: the first of the points (this side's numbering) of the other side's two boards
 # _low_bit's table: DEBRUIJN[(2**i * 0x077CB531 mod 2**32) >> 27] = i
 DEBRUIJN = np.zeros(32, dtype=np.int64)
@@ -226,6 +227,8 @@ def encode_tail(b, opp_off, x):
     op_last = BAR if b[OPP_BAR] > 0 else 0
     me_mo = 0  # td24e: the side to act's points in the other side's numbering
     op_mm = 0  # and the other side's in the side to act's
+    me_bl = 0  # td24e: each side's blots in its own numbering
+    op_bl = 0
     for p in range(1, N + 1):
         v = np.int64(b[p])
         if v > 0:
@@ -234,6 +237,8 @@ def encode_tail(b, opp_off, x):
                 me_any |= 1 << p
                 if v == 1:
                     me_blots |= 1 << (BAR - p)
+                    if ENC == 3:
+                        me_bl |= 1 << p
                 else:
                     me_made |= 1 << p
                     me_mo |= 1 << (BAR - p)
@@ -248,6 +253,8 @@ def encode_tail(b, opp_off, x):
                 op_any |= 1 << q
                 if v == -1:
                     op_blots |= 1 << p
+                    if ENC == 3:
+                        op_bl |= 1 << q
                 else:
                     op_made |= 1 << q
                     op_mm |= 1 << p
@@ -290,8 +297,8 @@ def encode_tail(b, opp_off, x):
         x[j + 11] = contact
         x[j + 17] = contact
     if ENC == 3:
-        _expert_side(b, 0, op_mm, me_mo, me_last, op_last, _pop(op_made & HOME_BITS), op_any, me_blots, x, j + 18)
-        _expert_side(b, 1, me_mo, op_mm, op_last, me_last, _pop(me_made & HOME_BITS), me_any, op_blots, x, j + 28)
+        _expert_side(b, 0, op_mm, me_mo, me_last, op_last, _pop(op_made & HOME_BITS), op_any, me_any, me_bl, x, j + 18)
+        _expert_side(b, 1, me_mo, op_mm, op_last, me_last, _pop(me_made & HOME_BITS), me_any, op_any, op_bl, x, j + 28)
 
 
 @njit
@@ -312,24 +319,12 @@ def _count36(mask):
 
 
 @njit
-def _own_count(b, side, p):
-    """The checkers of a side (0 the side to act, 1 the other) on its own point p (BAR: its bar)."""
-    if side == 0:
-        v = np.int64(b[p])
-        return v if v > 0 else 0
-    if p == BAR:
-        return np.int64(b[OPP_BAR])
-    v = np.int64(b[BAR - p])
-    return -v if v < 0 else 0
-
-
-@njit
-def _expert_side(b, side, blk, oblk, back, oback, ohome, attack, blots_t, x, j):
+def _expert_side(b, side, blk, oblk, back, oback, ohome, attack, own, blots, x, j):
     """The ten td24e features of one side (nets.expert_features), in its own numbering: blk the
     other side's points (two or more checkers) in this side's numbering, oblk this side's in the
     other's, back / oback the rearmost points (BAR: the bar; 0: none), ohome the other side's
     points made in its home board, attack the other side's checkers (its numbering, bit BAR its
-    bar), blots_t this side's blots in the other side's numbering."""
+    bar), own this side's checkers and blots its blots (its numbering). Loops run over set bits."""
     x[j] = _esc(blk, back) / 36.0 if back > 0 else 0.0
     mn = 36
     mb = 36
@@ -341,18 +336,21 @@ def _expert_side(b, side, blk, oblk, back, oback, ohome, attack, blots_t, x, j):
             mb = e
     x[j + 1] = 1.0 - mn / 36.0
     x[j + 2] = 1.0 - mb / 36.0 if oback >= LO else 0.0
-    covered = 0  # the rolls that reach a blot, taken from the farthest-travelled blot down
+    covered = 0  # the rolls that reach a blot, from the farthest-travelled blot (its lowest point) on
     double = 0
     loss = 0
-    for t in range(N, 0, -1):
-        if (blots_t >> t) & 1:
-            dist = attack >> (t + 1)  # bit d - 1: a checker of the other side d pips behind
-            reach = 0
-            for q in range(NCHUNK):
-                reach |= REACH_CHUNK[q, (dist >> (6 * q)) & 63]
-            double |= reach & covered
-            loss += t * _count36(reach & ~covered)
-            covered |= reach
+    m = blots
+    while m:
+        p = _low_bit(m)
+        m &= m - 1
+        t = BAR - p  # the blot's point in the other side's numbering: the pips it loses when hit
+        dist = attack >> (t + 1)  # bit d - 1: a checker of the other side d pips behind
+        reach = 0
+        for q in range(NCHUNK):
+            reach |= REACH_CHUNK[q, (dist >> (6 * q)) & 63]
+        double |= reach & covered
+        loss += t * _count36(reach & ~covered)
+        covered |= reach
     x[j + 3] = loss / 432.0
     x[j + 4] = _count36(double) / 36.0
     mob = 0
@@ -360,21 +358,29 @@ def _expert_side(b, side, blk, oblk, back, oback, ohome, attack, blots_t, x, j):
     hi = 0
     fwd = 0
     edge = BAR - oback
-    for p in range(1, BAR + 1):
-        c = _own_count(b, side, p)
-        if c > 0:
-            if p > HOME:
-                mob += c * _esc(blk, p) * (p - HOME)
-            if p > edge:
-                brk += c * (p - edge)
-            if c >= 2 and p < BAR:
-                hi = p
-                if p >= LO and fwd == 0:
-                    fwd = p
+    m = own
+    while m:
+        p = _low_bit(m)
+        m &= m - 1
+        if side == 0:
+            c = np.int64(b[p])
+        elif p == BAR:
+            c = np.int64(b[OPP_BAR])
+        else:
+            c = -np.int64(b[BAR - p])
+        if p > HOME:
+            mob += c * _esc(blk, p) * (p - HOME)
+        if p > edge:
+            brk += c * (p - edge)
+        if c >= 2 and p < BAR:
+            hi = p
+            if p >= LO and fwd == 0:
+                fwd = p
     x[j + 5] = mob / 3600.0
     x[j + 6] = hi / N
     x[j + 7] = (BAR - fwd) / HOME if fwd > 0 else 2.0
-    x[j + 8] = (ohome / HOME) ** 2
+    r = ohome / HOME
+    x[j + 8] = r * r
     x[j + 9] = brk / 152.0
 
 
