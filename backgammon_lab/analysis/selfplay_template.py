@@ -178,10 +178,7 @@ def _side_features(blots_t, made, back, bar_mine, srcs, f, j):
     hit = 0
     for q in range(NCHUNK):
         hit |= REACH_CHUNK[q, (dist >> (6 * q)) & 63]
-    tot = 0
-    for q in range(3):
-        tot += COUNT_CHUNK[q, (hit >> (7 * q)) & 127]
-    f[j] = tot / 36.0
+    f[j] = _count36(hit) / 36.0
     f[j + 1] = min(_pop(blots_t), 5) / 5.0
     f[j + 2] = _pop(made & HOME_BITS) / HOME
     run = 0  # the longest run of made points, up to 6: each step shortens every run by one
@@ -241,7 +238,8 @@ def encode_tail(b, opp_off, x):
                         me_bl |= 1 << p
                 else:
                     me_made |= 1 << p
-                    me_mo |= 1 << (BAR - p)
+                    if ENC == 3:
+                        me_mo |= 1 << (BAR - p)
                 if p > N - HOME:
                     me_back += v
                 if me_last < p:
@@ -257,7 +255,8 @@ def encode_tail(b, opp_off, x):
                         op_bl |= 1 << q
                 else:
                     op_made |= 1 << q
-                    op_mm |= 1 << p
+                    if ENC == 3:
+                        op_mm |= 1 << p
                 if q > N - HOME:
                     op_back -= v
                 if op_last < q:
