@@ -24,6 +24,7 @@ quoted, from :meth:`Variant.rule <backgammon_lab.variants.Variant.rule>`).
 
 from __future__ import annotations
 
+import struct
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -113,7 +114,7 @@ class _Rules:
     (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
 
     __slots__ = ("n", "bar", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
-                 "steps", "judge", "source", "orders", "_kernel", "_ws")
+                 "steps", "judge", "source", "orders", "_kernel", "_ws", "_rows")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
@@ -141,11 +142,11 @@ class _Rules:
         self.judge: Callable[[Board, int, int], tuple[int, int, int | None, int] | None] = env["judge"]
         self._kernel: Any = None  # the variant's whole-turn search kernel, built on the first search
         self._ws: Any = None
+        self._rows = struct.Struct(f"{self.bar + 2}b")  # one int8 board row of the kernel -> a tuple
 
-    def search(self, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
-        """The legal full plays of ``dice`` from ``b`` keyed by resulting board (in the order the
-        search first reaches them), one path each, and their length: the kernel's whole-turn search
-        (:func:`backgammon_lab.kernels.movegen`), converted at this edge."""
+    def _run(self, b: Board, dice: tuple[int, int]) -> tuple[Any, int, int]:
+        """Run the kernel's whole-turn search (:func:`backgammon_lab.kernels.movegen`) on ``b``:
+        this thread's buffers, the number of plays found and their length (dice used)."""
         k = self._kernel
         if k is None:
             k = self._kernel = movegen(self.variant)
@@ -153,12 +154,26 @@ class _Rules:
         ws = getattr(self._ws, "buffers", None)
         if ws is None:  # the search's buffers, one set per thread (the kernel releases the GIL)
             ws = self._ws.buffers = k.workspace()
-        cnt, length = k.search(k.np.array(b, dtype=k.np.int8), dice[0], dice[1], *ws)
-        boards = ws[0][:cnt].tolist()
+        b8 = k.np.frombuffer(bytearray(self._rows.pack(*b)), k.np.int8)  # the board as int8, writable
+        cnt, length = k.search(b8, dice[0], dice[1], *ws)
+        return ws, cnt, length
+
+    def search(self, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
+        """The legal full plays of ``dice`` from ``b`` keyed by resulting board (in the order the
+        search first reaches them), one path each, and their length: the kernel's whole-turn search
+        (:func:`backgammon_lab.kernels.movegen`), converted at this edge."""
+        ws, cnt, length = self._run(b, dice)
+        boards = self._rows.iter_unpack(ws[0][:cnt].tobytes())
         if not length:
-            return {tuple(boards[0]): []}, 0
+            return {next(boards): []}, 0
         paths = ws[1][:cnt, :length].tolist()
-        return {tuple(bd): [(s, t, d, h == 1) for s, t, d, h in path] for bd, path in zip(boards, paths, strict=True)}, length
+        return {bd: [(s, t, d, h == 1) for s, t, d, h in path] for bd, path in zip(boards, paths, strict=True)}, length
+
+    def ends(self, b: Board, dice: tuple[int, int]) -> list[Board]:
+        """The distinct boards the legal plays of ``dice`` reach from ``b``, in the search's order
+        (``[b]`` when no move is possible): the search's boards alone, no paths converted."""
+        ws, cnt, _ = self._run(b, dice)
+        return list(self._rows.iter_unpack(ws[0][:cnt].tobytes()))
 
     def refusal(self, b: Board, s: int, d: int) -> tuple[StepCheck, dict[str, Any]] | None:
         """The first single-step rule that refuses moving from ``s`` with ``d`` on ``b``, with the
@@ -177,10 +192,18 @@ class _Rules:
 _RULES_CACHE: dict[Any, _Rules] = {}
 
 
+_LAST: tuple[Any, Any] = (None, None)  # the variant last asked for and its rules (hashing a variant is slow)
+
+
 def _rules(variant: Any) -> _Rules:
+    global _LAST
+    last = _LAST  # one read: another thread may replace the pair, never half of it
+    if last[0] is variant:
+        return last[1]  # type: ignore[no-any-return]
     r = _RULES_CACHE.get(variant)
     if r is None:
         r = _RULES_CACHE[variant] = _Rules(variant)
+    _LAST = (variant, r)
     return r
 
 
@@ -199,12 +222,25 @@ def _legal(r: _Rules, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list
 
 
 def _dice(dice: Any) -> tuple[int, int]:
+    if type(dice) is tuple and len(dice) == 2:  # the common call, two ints: no Roll built
+        a, b = dice
+        if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+            return dice
     return Roll.parse(dice).dice
 
 
-def legal_boards(position: Position, dice: Any) -> dict[Board, list[RawStep]]:
-    """Fast path: resulting mover's-eye boards -> one raw step list each (no objects built)."""
-    return _legal(_rules(position.variant), position.board(), _dice(dice))[0]
+def legal_boards(position: Position, dice: Any) -> list[Board]:
+    """The fast path for search and analysis: the distinct mover's-eye boards
+    (:meth:`Position.board`) that the legal plays of ``dice`` reach, one per play, in the order the
+    search reaches them; ``[position.board()]`` when no move is possible. No objects are built
+    beyond the board tuples; the plays themselves, with their steps and notation, are
+    :func:`legal_plays` (the one owner of a roll's plays).
+
+    >>> from backgammon_lab import Position
+    >>> len(legal_boards(Position.start("standard"), "3-1"))
+    16
+    """
+    return _rules(position.variant).ends(position.board(), _dice(dice))
 
 
 class PlayNode:

@@ -12,7 +12,7 @@ import numpy as np
 from backgammon_lab import Position
 from backgammon_lab.analysis.nets import Net, flip
 from backgammon_lab.engine import ALL_ROLLS
-from backgammon_lab.rules import legal_boards
+from backgammon_lab.rules import legal_boards, legal_plays
 
 
 def opp_off(p: Position) -> int:
@@ -36,9 +36,8 @@ def rows(net: Net, p: Position, dice: tuple[int, int], named: bool = False, look
     """Every play's board, its 0-ply values (after a Mexican, with look, the naming looked up) and
     what follows the plays."""
     v = p.variant
-    found = legal_boards(p, dice)
-    boards = list(found)
-    used = len(next(iter(found.values())))
+    boards = legal_boards(p, dice)
+    used = legal_plays(p, dice).length
     kind = v.after_play(dice, named, used) if used else "end_turn"
     vals = net.values_after(boards, opp_off(p), same_side=[kind != "end_turn"] * len(boards))
     if kind == "name" and look:
