@@ -566,7 +566,7 @@ class Net:
 
     def check_variant(self, variant: Variant) -> None:
         """Raise :class:`NetError` unless this net was trained for ``variant``."""
-        if variant != self.variant:
+        if variant is not self.variant and variant != self.variant:
             raise NetError(f"this net evaluates {self.variant!r}, not {variant!r}")
 
     # -- files -------------------------------------------------------------------------------------

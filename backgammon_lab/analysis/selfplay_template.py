@@ -609,18 +609,33 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
     x = np.empty(NIN)
     encode(b, opp_off, x)
     nz = np.empty(NIN, np.int64)
+    xv = np.empty(NIN)
     m = 0
     for i in range(NIN):
         if x[i] != 0.0:
             nz[m] = i
+            xv[m] = x[i]
             m += 1
     H = w1.shape[0]
     z = np.empty(H)
-    for k in range(H):
+    k = 0
+    while k + 4 <= H:  # four hidden sums side by side (each in input order): four chains of adds in flight
+        s0, s1, s2, s3 = b1[k], b1[k + 1], b1[k + 2], b1[k + 3]
+        for j in range(m):
+            i = nz[j]
+            v = xv[j]
+            s0 += w1[k, i] * v
+            s1 += w1[k + 1, i] * v
+            s2 += w1[k + 2, i] * v
+            s3 += w1[k + 3, i] * v
+        z[k], z[k + 1], z[k + 2], z[k + 3] = s0, s1, s2, s3
+        k += 4
+    while k < H:
         s = b1[k]
         for j in range(m):
-            s += w1[k, nz[j]] * x[nz[j]]
+            s += w1[k, nz[j]] * xv[j]
         z[k] = s
+        k += 1
     out = np.empty(w2.shape[0])
     post_into(z, w2, b2, z, out, np.empty(H), np.empty(H))
     return out

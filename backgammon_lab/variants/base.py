@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from ..errors import VariantError, show
 
@@ -231,14 +231,22 @@ class Variant:
         return dict(self._options)
 
     def __eq__(self, other: object) -> bool:
-        return (
+        return other is self or (
             isinstance(other, Variant)
             and other.name == self.name
             and other._options == self._options
         )
 
     def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self._options.items()))))
+        got: int | None = self.__dict__.get("_hash")
+        if got is None:  # the options are fixed at construction: hash them once (variants key caches)
+            got = self.__dict__["_hash"] = hash((self.name, tuple(sorted(self._options.items()))))
+        return got
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_hash", None)  # string hashes differ between processes: a copy hashes afresh
+        return state
 
     def __repr__(self) -> str:
         opts = "".join(
