@@ -355,9 +355,10 @@ def _one_board(boards: Any, n: int) -> np.ndarray | None:
 _ONE: dict[tuple[Variant, str], Any] = {}
 
 
-def _evaluate_one(variant: Variant, encoding: str) -> Any:
-    """The compiled single-position evaluation of the variant's selfplay kernel, or None when the
-    kernels run uncompiled (numba missing or disabled: numpy is then the faster path)."""
+def _evaluate_kernel(variant: Variant, encoding: str) -> Any:
+    """The variant's selfplay kernel for ``encoding`` (its ``evaluate_one`` and ``evaluate_many``
+    value boards compiled), or None when the kernels run uncompiled (numba missing or disabled:
+    numpy is then the faster path)."""
     key = (variant, encoding)
     got = _ONE.get(key, False)
     if got is False:
@@ -367,7 +368,7 @@ def _evaluate_one(variant: Variant, encoding: str) -> Any:
         if compiled():
             from .selfplay import kernel
 
-            got = kernel(variant, encoding).evaluate_one
+            got = kernel(variant, encoding)
         _ONE[key] = got
     return got
 
@@ -499,15 +500,23 @@ class Net:
     def evaluate(self, boards: Any, opp_off: Any) -> np.ndarray:
         """Values for the side to act of a batch of mover's-eye boards: shape ``(B, outputs)``.
 
-        One batched numpy call for the whole batch (encoding included); a single board is valued
-        in the compiled kernel instead (the same values within 1e-9, several times faster).
+        The boards are valued in the compiled kernel, one at a time (the same values as the numpy
+        forward pass within 1e-9, several times faster); uncompiled (numba absent or disabled), one
+        batched numpy call for the whole batch, encoding included.
         """
-        row = _one_board(boards, self.variant.points)
-        if row is not None:
-            one = _evaluate_one(self.variant, self.encoding)
-            if one is not None:
+        k = _evaluate_kernel(self.variant, self.encoding)
+        if k is not None:
+            row = _one_board(boards, self.variant.points)
+            if row is not None:
                 off = opp_off[0] if hasattr(opp_off, "__len__") else opp_off
-                return one(row, int(off), self.w1, self.b1, self.w2, self.b2)[None, :]  # type: ignore[no-any-return]
+                return k.evaluate_one(row, int(off), self.w1, self.b1, self.w2, self.b2)[None, :]  # type: ignore[no-any-return]
+            b, o = _as_boards(boards, opp_off, self.variant.points)
+            c = self.variant.checkers
+            if b.size and (b.min() < -c or b.max() > c):
+                raise NetError(f"a board holds more than {c} checkers on a point: {b.tolist()!r}")
+            out = np.empty((b.shape[0], len(self.outputs)))
+            k.evaluate_many(b, np.ascontiguousarray(o), self.w1, self.b1, self.w2, self.b2, out)
+            return out
         x = encode(self.variant, boards, opp_off, self.encoding)
         return self.forward(x)[1]
 
@@ -515,6 +524,10 @@ class Net:
         """Values (one row) of a :class:`~backgammon_lab.position.Position` for ``position.turn``,
         who is about to roll."""
         self.check_variant(position.variant)
+        k = _evaluate_kernel(self.variant, self.encoding)
+        if k is not None:
+            return k.evaluate_one(np.array(position.board()), position.opponent_off,  # type: ignore[no-any-return]
+                                  self.w1, self.b1, self.w2, self.b2)
         return self.evaluate([position.board()], [position.opponent_off])[0]
 
     def values_after(self, boards: Any, opp_off: Any, *, same_side: Sequence[bool] | np.ndarray | None = None

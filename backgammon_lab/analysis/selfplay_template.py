@@ -642,6 +642,13 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
 
 
 @njit
+def evaluate_many(bs, offs, w1, b1, w2, b2, out):
+    """evaluate_one of each row of bs (opp_off offs[r]) into out[r]: Net.evaluate of a batch."""
+    for r in range(bs.shape[0]):
+        out[r] = evaluate_one(bs[r], offs[r], w1, b1, w2, b2)
+
+
+@njit
 def flip(v, out):
     """The values of the other side (1 or 5 outputs)."""
     if v.shape[0] == 1:
