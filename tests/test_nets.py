@@ -254,11 +254,23 @@ def test_batched_evaluation_equals_one_by_one(variant: str) -> None:
     offs = [_opp(p) for p in ps]
     batch = net.evaluate(boards, offs)
     assert batch.shape == (50, len(net.outputs))
+    numpy_path = net.forward(encode(net.variant, boards, offs, net.encoding))[1]  # the reference
+    assert np.abs(batch - numpy_path).max() < 1e-9
     for i, p in enumerate(ps):
         assert np.allclose(batch[i], net.evaluate_position(p), rtol=0, atol=1e-12)
     after = net.values_after(boards, offs)
     for i, (b, o) in enumerate(zip(boards, offs, strict=True)):
         assert np.allclose(after[i], net.values_after([b], [o])[0], rtol=0, atol=1e-12)
+
+
+def test_evaluate_refuses_a_board_with_too_many_checkers_on_a_point() -> None:
+    net = Net.create("minigam", hidden=4, seed=1)
+    board = list(Position.start("minigam").board())
+    before = net.w1.copy()
+    board[1] = 99
+    with pytest.raises(NetError, match="99"):
+        net.evaluate([board, board], [0, 0])
+    assert np.array_equal(net.w1, before)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -505,20 +505,27 @@ class Net:
         batched numpy call for the whole batch, encoding included.
         """
         k = _evaluate_kernel(self.variant, self.encoding)
-        if k is not None:
-            row = _one_board(boards, self.variant.points)
-            if row is not None:
-                off = opp_off[0] if hasattr(opp_off, "__len__") else opp_off
-                return k.evaluate_one(row, int(off), self.w1, self.b1, self.w2, self.b2)[None, :]  # type: ignore[no-any-return]
-            b, o = _as_boards(boards, opp_off, self.variant.points)
-            c = self.variant.checkers
-            if b.size and (b.min() < -c or b.max() > c):
-                raise NetError(f"a board holds more than {c} checkers on a point: {b.tolist()!r}")
-            out = np.empty((b.shape[0], len(self.outputs)))
-            k.evaluate_many(b, np.ascontiguousarray(o), self.w1, self.b1, self.w2, self.b2, out)
-            return out
-        x = encode(self.variant, boards, opp_off, self.encoding)
-        return self.forward(x)[1]
+        row = _one_board(boards, self.variant.points) if k is not None else None
+        if row is not None:
+            off = opp_off[0] if hasattr(opp_off, "__len__") else opp_off
+            got = k.evaluate_one(row, int(off), self.w1, self.b1, self.w2, self.b2)
+            if not got.shape[0]:
+                self._too_many(row)
+            return got[None, :]  # type: ignore[no-any-return]
+        b, o = _as_boards(boards, opp_off, self.variant.points)
+        if k is None:
+            if b.size and (b.max() > self.variant.checkers or b.min() < -self.variant.checkers):
+                self._too_many(b)
+            return self.forward(encode(self.variant, b, o, self.encoding))[1]
+        out = np.empty((b.shape[0], len(self.outputs)))
+        bad = k.evaluate_many(b, np.ascontiguousarray(o), self.w1, self.b1, self.w2, self.b2, out)
+        if bad >= 0:
+            self._too_many(b[bad])
+        return out
+
+    def _too_many(self, boards: np.ndarray) -> None:
+        c = self.variant.checkers
+        raise NetError(f"a point holds at most {c} checkers of a side, not as in the board {boards.tolist()!r}")
 
     def evaluate_position(self, position: Any) -> np.ndarray:
         """Values (one row) of a :class:`~backgammon_lab.position.Position` for ``position.turn``,

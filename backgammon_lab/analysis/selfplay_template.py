@@ -605,7 +605,11 @@ def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
 @njit
 def evaluate_one(b, opp_off, w1, b1, w2, b2):
     """The net's values of one mover's-eye board (side to act positive; any integer type) with the
-    weights as nets.Net holds them (w1[hidden, input]): Net.evaluate of a single position."""
+    weights as nets.Net holds them (w1[hidden, input]): Net.evaluate of a single position. An
+    empty row when a point holds more than C checkers either way (the tables are not read)."""
+    for i in range(W):
+        if b[i] > C or b[i] < -C:
+            return np.empty(0)
     x = np.empty(NIN)
     encode(b, opp_off, x)
     nz = np.empty(NIN, np.int64)
@@ -643,9 +647,14 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
 
 @njit
 def evaluate_many(bs, offs, w1, b1, w2, b2, out):
-    """evaluate_one of each row of bs (opp_off offs[r]) into out[r]: Net.evaluate of a batch."""
+    """evaluate_one of each row of bs (opp_off offs[r]) into out[r]: Net.evaluate of a batch.
+    Returns -1, or the first row evaluate_one refuses (the rows after it are not valued)."""
     for r in range(bs.shape[0]):
-        out[r] = evaluate_one(bs[r], offs[r], w1, b1, w2, b2)
+        v = evaluate_one(bs[r], offs[r], w1, b1, w2, b2)
+        if v.shape[0] == 0:
+            return r
+        out[r] = v
+    return -1
 
 
 @njit
