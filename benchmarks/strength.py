@@ -245,17 +245,18 @@ def _pair(args: tuple[Variant, Bot, Bot, int, int]) -> list[tuple[int, int]]:
     return out
 
 
-def match(variant: Variant, bot: Bot, opp: Bot, games: int, workers: int = 1) -> dict[str, Any]:
-    """``games`` games (pairs with exchanged seats): the bot's winning share and points per game."""
+def match(variant: Variant, bot: Bot, opp: Bot, games: int, workers: int = 1, first: int = 0) -> dict[str, Any]:
+    """``games`` games (pairs with exchanged seats, the dice of pairs ``first``, ``first + 1``, ...):
+    the bot's winning share and points per game."""
     pairs = max(games // 2, 1)
     t0 = time.perf_counter()
     if workers > 1:
         size = (pairs + workers * 4 - 1) // (workers * 4)
-        chunks = [(variant, bot, opp, lo, min(lo + size, pairs)) for lo in range(0, pairs, size)]
+        chunks = [(variant, bot, opp, lo, min(lo + size, first + pairs)) for lo in range(first, first + pairs, size)]
         with ProcessPoolExecutor(workers) as ex:
             res = [r for part in ex.map(_pair, chunks) for r in part]
     else:
-        res = _pair((variant, bot, opp, 0, pairs))
+        res = _pair((variant, bot, opp, first, first + pairs))
     pts = np.array([p for _, p in res], dtype=float)
     wins = pts > 0
     n = len(pts)
@@ -310,7 +311,7 @@ def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant(args.variant)
     net = _net(args.net, v)
     return match(v, NetBot(net, Options(ply=args.ply), lookahead=not args.no_lookahead), _opponent(args.opponent, v),
-                 args.games, args.workers)
+                 args.games, args.workers, args.first_pair)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -546,6 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     ma.add_argument("--net")
     ma.add_argument("--games", type=int, default=2000)
     ma.add_argument("--workers", type=int, default=1)
+    ma.add_argument("--first-pair", type=int, default=0,
+                    help="number of the first pair of games, whose dice it plays (default 0): other dice for a second sample")
     ma.add_argument("--no-lookahead", action="store_true", help="value Mexican plays as the trainer does")
     ma.add_argument("--ply", type=int, default=0, choices=(0, 1, 2),
                     help="the net's bot looks this many rolls ahead (default 0)")
