@@ -66,7 +66,7 @@ from backgammon_lab.analysis.options import Options  # noqa: E402
 from backgammon_lab.analysis.rollout import play_out, sample_positions  # noqa: E402
 from backgammon_lab.engine import ALL_ROLLS, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
-from backgammon_lab.rules import legal_boards  # noqa: E402
+from backgammon_lab.rules import legal_boards, legal_plays  # noqa: E402
 from backgammon_lab.variants import Variant  # noqa: E402
 
 # ---------------------------------------------------------------------------------------------
@@ -171,8 +171,9 @@ class GnubgMexicanBot(GnubgBot):
         if follow == "name" and depth == 0:
             best = 0.0
             for d in range(1, 7):
-                ends = legal_boards(_mover_position(pos, board), (d, d))
-                u = len(next(iter(ends.values())))
+                mp = _mover_position(pos, board)
+                ends = legal_boards(mp, (d, d))
+                u = legal_plays(mp, (d, d)).length
                 best = max(best, max(self._win_after(pos, b, (d, d), True, u, opp, 1) for b in ends))
             return best
         return 1.0 - float(self.g.on_roll(swapped(board, opp))[0])
@@ -180,7 +181,7 @@ class GnubgMexicanBot(GnubgBot):
     def _plays_value(self, pos: Position, dice: tuple[int, int], named: bool) -> dict[tuple[int, ...], float]:
         opp = pos.off[1 if pos.turn == WHITE else 0]
         ends = legal_boards(pos, dice)
-        used = len(next(iter(ends.values())))
+        used = legal_plays(pos, dice).length
         return {b: self._win_after(pos, b, dice, named, used, opp) for b in ends}
 
     def _best(self, pos: Position, dice: Any) -> float:
