@@ -36,6 +36,7 @@ from backgammon_lab.analysis.nets import (
 )
 from backgammon_lab.analysis.rollout import play_out, sample_positions
 from backgammon_lab.analysis.search import SHORTLIST, Evaluator
+from backgammon_lab.analysis.train import Trainer
 from backgammon_lab.engine import (
     KEEP,
     REROLL,
@@ -570,3 +571,72 @@ def test_a_grown_hidden_layer_keeps_every_value() -> None:
         net.with_hidden(6)
     with pytest.raises(NetError, match="can only grow"):
         net.with_hidden(True)  # type: ignore[arg-type]
+
+
+# -- two hidden layers (made by distillation, analysis.refine.distil) -----------------------------
+
+
+@pytest.mark.parametrize("variant", ["minigam", "standard"])
+def test_a_net_with_two_hidden_layers_evaluates_as_its_numpy_forward_pass(variant: str) -> None:
+    net = Net.create(variant, hidden=12, hidden2=5, seed=3)
+    net.bh += 0.2  # biases away from zero, so that a mix-up of the packed rows would show
+    net.b2 -= 0.1
+    assert net.hidden2 == 5 and repr(net).count("-") == 3
+    ps = _positions(variant, 40, seed=2)
+    boards = [p.board() for p in ps]
+    offs = [_opp(p) for p in ps]
+    x = encode(net.variant, boards, offs, net.encoding)
+    h1 = 1.0 / (1.0 + np.exp(-(x @ net.w1.T + net.b1)))
+    h2 = 1.0 / (1.0 + np.exp(-(h1 @ net.wh.T + net.bh)))
+    by_hand = 1.0 / (1.0 + np.exp(-(h2 @ net.w2.T + net.b2)))
+    assert np.abs(net.forward(x)[1] - by_hand).max() < 1e-12
+    batch = net.evaluate(boards, offs)  # the kernel's deep post layer
+    assert np.abs(batch - by_hand).max() < 1e-9
+    for i, p in enumerate(ps):
+        assert np.allclose(batch[i], net.evaluate_position(p), rtol=0, atol=1e-12)
+    # the search's 0-ply values of a roll's plays: the incremental first layer, then both others
+    ev = Evaluator(net)
+    valued = 0
+    for p in ps[:10]:
+        state = dice_state(p, (3, 1))
+        if state.phase is not Phase.PLAY or len(state.plays) < 2:
+            continue
+        boards_after = [play_board(q) for q in state.plays]
+        want = net.values_after(boards_after, [_opp(p)] * len(boards_after))
+        assert np.abs(ev.play_values(state) - want).max() < 1e-9
+        valued += 1
+    assert valued >= 3
+
+
+def test_a_two_layer_net_round_trips_through_its_file_and_copies_apart(tmp_path: Path) -> None:
+    net = Net.create("minigam", hidden=10, hidden2=3, seed=4)
+    path = net.save(tmp_path / "deep.npz")
+    back = load_net(path)
+    assert back.hidden2 == 3 and back.meta["hidden2"] == 3
+    for a, b in ((net.w1, back.w1), (net.wh, back.wh), (net.bh, back.bh), (net.w2, back.w2), (net.b2, back.b2)):
+        assert np.array_equal(a, b)
+    twin = net.copy()
+    twin.wh += 1.0
+    assert not np.array_equal(twin.wh, net.wh)
+    start = Position.start("minigam")
+    assert not np.allclose(twin.evaluate_position(start), net.evaluate_position(start))
+
+
+def test_second_layer_sizes_are_checked_quoting_them() -> None:
+    with pytest.raises(NetError, match="not 9"):
+        Net.create("minigam", hidden=8, hidden2=9)
+    with pytest.raises(NetError, match="not -1"):
+        Net.create("minigam", hidden=8, hidden2=-1)
+    net = Net.create("minigam", hidden=8, hidden2=4)
+    with pytest.raises(NetError, match=r"\(4, 7\)"):
+        Net(net.variant, net.w1, net.b1, net.w2, net.b2, layer2=(np.zeros((4, 7)), np.zeros(4)))
+
+
+def test_a_two_layer_net_neither_widens_nor_trains_by_self_play() -> None:
+    net = Net.create("minigam", hidden=8, hidden2=4)
+    with pytest.raises(NetError, match="two hidden layers"):
+        net.with_hidden(16)
+    with pytest.raises(AnalysisError, match="distil"):
+        Trainer(net)
+    grown = Net.create("standard", hidden=6, hidden2=2, encoding="td24").with_encoding("td24x")
+    assert grown.hidden2 == 2 and grown.inputs == 210

@@ -352,14 +352,14 @@ def _one_board(boards: Any, n: int) -> np.ndarray | None:
     return None
 
 
-_ONE: dict[tuple[Variant, str], Any] = {}
+_ONE: dict[tuple[Variant, str, int], Any] = {}
 
 
-def _evaluate_kernel(variant: Variant, encoding: str) -> Any:
+def _evaluate_kernel(variant: Variant, encoding: str, hidden2: int = 0) -> Any:
     """The variant's selfplay kernel for ``encoding`` (its ``evaluate_one`` and ``evaluate_many``
     value boards compiled), or None when the kernels run uncompiled (numba missing or disabled:
     numpy is then the faster path)."""
-    key = (variant, encoding)
+    key = (variant, encoding, hidden2)
     got = _ONE.get(key, False)
     if got is False:
         from ..kernels import compiled
@@ -368,7 +368,7 @@ def _evaluate_kernel(variant: Variant, encoding: str) -> Any:
         if compiled():
             from .selfplay import kernel
 
-            got = kernel(variant, encoding)
+            got = kernel(variant, encoding, hidden2)
         _ONE[key] = got
     return got
 
@@ -378,10 +378,16 @@ def _evaluate_kernel(variant: Variant, encoding: str) -> Any:
 
 
 class Net:
-    """A one-hidden-layer perceptron with sigmoid units: ``inputs -> hidden -> outputs``.
+    """A perceptron with sigmoid units: ``inputs -> hidden -> outputs``, or with a second hidden
+    layer, ``inputs -> hidden -> hidden2 -> outputs``.
 
-    ``w1`` has shape ``(hidden, inputs)``, ``b1`` ``(hidden,)``, ``w2`` ``(outputs, hidden)``, ``b2``
-    ``(outputs,)``. ``meta`` is a JSON-ready dict (see the module docstring).
+    ``w1`` has shape ``(hidden, inputs)``, ``b1`` ``(hidden,)``; with a second layer (``layer2=(wh,
+    bh)``) ``wh`` has shape ``(hidden2, hidden)`` and ``bh`` ``(hidden2,)``, with ``1 <= hidden2 <=
+    hidden``; ``w2`` has shape ``(outputs, hidden2 or hidden)``, ``b2`` ``(outputs,)``. ``meta`` is a
+    JSON-ready dict (see the module docstring). A net with two hidden layers keeps ``wh`` and ``w2``
+    (and ``bh`` and ``b2``) as views of one packed array, the form the compiled kernels take
+    (:meth:`kernel_weights`); such a net is made by :func:`~backgammon_lab.analysis.refine.distil`
+    and refined by :func:`~backgammon_lab.analysis.refine.refine`, not trained by self-play.
 
     >>> from backgammon_lab import find_variant, Position
     >>> net = Net.create(find_variant("minigam"), hidden=8, seed=1)
@@ -392,46 +398,100 @@ class Net:
     """
 
     def __init__(self, variant: Variant, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-                 *, encoding: str | None = None, meta: dict[str, Any] | None = None) -> None:
+                 *, encoding: str | None = None, meta: dict[str, Any] | None = None,
+                 layer2: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         self.variant = variant
         self.encoding = encoding or encoding_for(variant)
         self.w1 = np.ascontiguousarray(w1, dtype=np.float64)
         self.b1 = np.ascontiguousarray(b1, dtype=np.float64)
-        self.w2 = np.ascontiguousarray(w2, dtype=np.float64)
-        self.b2 = np.ascontiguousarray(b2, dtype=np.float64)
-        h, i = self.w1.shape
-        k = self.w2.shape[0]
-        if i != input_size(variant, self.encoding) or self.b1.shape != (h,) or self.w2.shape != (k, h) \
-                or self.b2.shape != (k,) or k not in _FLIP:
-            raise NetError(f"inconsistent weight shapes {self.w1.shape}, {self.b1.shape}, {self.w2.shape}, "
-                           f"{self.b2.shape} for {variant!r} with encoding {self.encoding!r}")
+        w2 = np.asarray(w2, dtype=np.float64)
+        b2 = np.asarray(b2, dtype=np.float64)
+        shapes = [self.w1.shape, self.b1.shape, w2.shape, b2.shape]
+        h, i = self.w1.shape if self.w1.ndim == 2 else (-1, -1)
+        k = w2.shape[0] if w2.ndim == 2 else -1
+        last = h
+        wh = bh = None
+        if layer2 is not None:
+            wh, bh = (np.asarray(a, dtype=np.float64) for a in layer2)
+            shapes[2:2] = [wh.shape, bh.shape]
+            last = wh.shape[0] if wh.ndim == 2 else -1
+        if i != input_size(variant, self.encoding) or self.b1.shape != (h,) or w2.shape != (k, last) \
+                or b2.shape != (k,) or k not in _FLIP \
+                or (wh is not None and (wh.shape != (last, h) or bh is None or bh.shape != (last,)
+                                        or not 1 <= last <= h)):
+            raise NetError(f"inconsistent weight shapes {', '.join(map(str, shapes))} for {variant!r} with "
+                           f"encoding {self.encoding!r}" + (" (a second hidden layer has 1 to hidden units)"
+                                                            if wh is not None else ""))
+        if wh is None or bh is None:
+            self.wh: np.ndarray | None = None
+            self.bh: np.ndarray | None = None
+            self.w2 = np.ascontiguousarray(w2)
+            self.b2 = np.ascontiguousarray(b2)
+            self._packed = (self.w2, self.b2)
+        else:  # one array for the second layer and the output layer, as the kernels take them
+            packed = np.zeros((last + k, h))
+            packed[:last] = wh
+            packed[last:, :last] = w2
+            packed_b = np.concatenate([bh, b2])
+            self.wh, self.bh = packed[:last], packed_b[:last]
+            self.w2, self.b2 = packed[last:, :last], packed_b[last:]
+            self._packed = (packed, packed_b)
         self.meta: dict[str, Any] = dict(meta or {})
 
     @classmethod
     def create(cls, variant: str | Variant, *, hidden: int = 80, seed: int = 0,
-               rng: np.random.Generator | None = None, encoding: str | None = None) -> Net:
+               rng: np.random.Generator | None = None, encoding: str | None = None, hidden2: int = 0) -> Net:
         """A fresh net with small random weights (outputs near 0.5) for ``variant`` (``encoding``
-        default :func:`encoding_for`)."""
+        default :func:`encoding_for`), with a second hidden layer of ``hidden2`` units when it is
+        not 0 (at most ``hidden``)."""
         v = find_variant(variant)
         enc = encoding or encoding_for(v)
         try:
             hidden = whole_number(hidden, "hidden", 1, 4096, NetError)
         except NetError:
             raise NetError(f"hidden units are a whole number from 1 to 4096, not {hidden!r}") from None
+        try:
+            hidden2 = whole_number(hidden2, "hidden2", 0, hidden, NetError)
+        except NetError:
+            raise NetError(f"a second hidden layer has a whole number of units from 0 (none) to hidden "
+                           f"({hidden}), not {hidden2!r}") from None
         g = rng if rng is not None else np.random.default_rng(seed)
         n_in = input_size(v, enc)
         k = 5 if v.gammons else 1
         w1 = g.normal(0.0, 1.0 / np.sqrt(n_in), size=(hidden, n_in))
-        w2 = g.normal(0.0, 0.1 / np.sqrt(hidden), size=(k, hidden))
+        layer2 = None
+        if hidden2:
+            layer2 = (g.normal(0.0, 1.0 / np.sqrt(hidden), size=(hidden2, hidden)), np.zeros(hidden2))
+        last = hidden2 or hidden
+        w2 = g.normal(0.0, 0.1 / np.sqrt(last), size=(k, last))
         meta = {"variant": v.name, "options": v.option_values, "hidden": hidden, "seed": seed, "games": 0,
                 "seconds": 0.0}
-        return cls(v, w1, np.zeros(hidden), w2, np.zeros(k), encoding=enc, meta=meta)
+        if hidden2:
+            meta["hidden2"] = hidden2
+        return cls(v, w1, np.zeros(hidden), w2, np.zeros(k), encoding=enc, meta=meta, layer2=layer2)
 
     # -- shape -----------------------------------------------------------------------------------
     @property
     def hidden(self) -> int:
         """Hidden units."""
         return int(self.w1.shape[0])
+
+    @property
+    def hidden2(self) -> int:
+        """Units of the second hidden layer (0: the net has one hidden layer)."""
+        return 0 if self.wh is None else int(self.wh.shape[0])
+
+    def _layer2(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Copies of the second hidden layer's weights and biases, or None."""
+        return None if self.wh is None or self.bh is None else (self.wh.copy(), self.bh.copy())
+
+    def kernel_weights(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Copies of the weights as the compiled search and rollouts take them: the first layer
+        transposed, ``(inputs, hidden)``, its biases, then the output layer's weights and biases,
+        or with a second hidden layer that layer's packed above them (``(hidden2 + outputs,
+        hidden)`` and ``(hidden2 + outputs,)``; the kernel of :func:`selfplay.kernel(variant,
+        encoding, hidden2) <backgammon_lab.analysis.selfplay.kernel>` reads them so)."""
+        return (np.ascontiguousarray(self.w1.T), self.b1.copy(), self._packed[0].copy(), self._packed[1].copy())
 
     @property
     def inputs(self) -> int:
@@ -460,7 +520,8 @@ class Net:
         w1 = np.concatenate([self.w1, np.zeros((self.hidden, extra))], axis=1)
         meta = json.loads(json.dumps(self.meta))
         meta.setdefault("grown", []).append({"from": self.encoding, "to": encoding, "games": self.games})
-        return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta)
+        return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta,
+                   layer2=self._layer2())
 
     def with_hidden(self, hidden: int, *, seed: int = 0) -> Net:
         """This net with its hidden layer widened to ``hidden`` units (at least its own). The new
@@ -475,6 +536,8 @@ class Net:
                            f"{self.hidden} (this net's) to 4096") from None
         if hidden == self.hidden:
             return self.copy()
+        if self.wh is not None:
+            raise NetError(f"{self!r} has two hidden layers: only a one-layer net widens (distil a new one instead)")
         extra = hidden - self.hidden
         g = np.random.default_rng([int(seed), self.games, self.hidden, hidden])
         w1 = np.concatenate([self.w1, g.normal(0.0, 1.0 / np.sqrt(self.inputs), size=(extra, self.inputs))])
@@ -489,12 +552,15 @@ class Net:
     def copy(self) -> Net:
         """An independent copy (weights and metadata)."""
         return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
-                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)))
+                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2())
 
     # -- evaluation ------------------------------------------------------------------------------
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Hidden activations and outputs of input rows ``x`` (shape ``(B, inputs)``)."""
+        """Hidden activations (of the last hidden layer) and outputs of input rows ``x`` (shape
+        ``(B, inputs)``)."""
         h = _sigmoid(x @ self.w1.T + self.b1)
+        if self.wh is not None:
+            h = _sigmoid(h @ self.wh.T + self.bh)
         return h, _sigmoid(h @ self.w2.T + self.b2)
 
     def evaluate(self, boards: Any, opp_off: Any) -> np.ndarray:
@@ -504,11 +570,11 @@ class Net:
         forward pass within 1e-9, several times faster); uncompiled (numba absent or disabled), one
         batched numpy call for the whole batch, encoding included.
         """
-        k = _evaluate_kernel(self.variant, self.encoding)
+        k = _evaluate_kernel(self.variant, self.encoding, self.hidden2)
         row = _one_board(boards, self.variant.points) if k is not None else None
         if row is not None:
             off = opp_off[0] if hasattr(opp_off, "__len__") else opp_off
-            got = k.evaluate_one(row, int(off), self.w1, self.b1, self.w2, self.b2)
+            got = k.evaluate_one(row, int(off), self.w1, self.b1, *self._packed)
             if not got.shape[0]:
                 self._too_many(row)
             return got[None, :]  # type: ignore[no-any-return]
@@ -518,7 +584,7 @@ class Net:
                 self._too_many(b)
             return self.forward(encode(self.variant, b, o, self.encoding))[1]
         out = np.empty((b.shape[0], len(self.outputs)))
-        bad = k.evaluate_many(b, np.ascontiguousarray(o), self.w1, self.b1, self.w2, self.b2, out)
+        bad = k.evaluate_many(b, np.ascontiguousarray(o), self.w1, self.b1, *self._packed, out)
         if bad >= 0:
             self._too_many(b[bad])
         return out
@@ -531,10 +597,10 @@ class Net:
         """Values (one row) of a :class:`~backgammon_lab.position.Position` for ``position.turn``,
         who is about to roll."""
         self.check_variant(position.variant)
-        k = _evaluate_kernel(self.variant, self.encoding)
+        k = _evaluate_kernel(self.variant, self.encoding, self.hidden2)
         if k is not None:
             return k.evaluate_one(np.array(position.board()), position.opponent_off,  # type: ignore[no-any-return]
-                                  self.w1, self.b1, self.w2, self.b2)
+                                  self.w1, self.b1, *self._packed)
         return self.evaluate([position.board()], [position.opponent_off])[0]
 
     def values_after(self, boards: Any, opp_off: Any, *, same_side: Sequence[bool] | np.ndarray | None = None
@@ -597,17 +663,21 @@ class Net:
         meta = dict(self.meta)
         meta.update(variant=self.variant.name, options=self.variant.option_values, encoding=self.encoding,
                     hidden=self.hidden, outputs=list(self.outputs), format=FORMAT_VERSION)
+        arrays: dict[str, Any] = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+        if self.wh is not None:
+            arrays.update(wh=self.wh, bh=self.bh)
+        if self.wh is not None:
+            meta["hidden2"] = self.hidden2
         meta["saved"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
-            np.savez(fh, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2,
-                     meta=np.array(json.dumps(meta, sort_keys=True)))
+            np.savez(fh, **arrays, meta=np.array(json.dumps(meta, sort_keys=True)))
         os.replace(tmp, target)
         return target
 
     def __repr__(self) -> str:
-        return (f"<Net {self.variant.name} {self.encoding} {self.inputs}-{self.hidden}-{len(self.outputs)} "
-                f"games={self.games}>")
+        sizes = [self.inputs, self.hidden] + ([self.hidden2] if self.wh is not None else []) + [len(self.outputs)]
+        return f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}>"
 
 
 def load_net(path: str | os.PathLike[str]) -> Net:
@@ -616,12 +686,13 @@ def load_net(path: str | os.PathLike[str]) -> Net:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             arrays = [data[k] for k in ("w1", "b1", "w2", "b2")]
+            layer2 = (data["wh"], data["bh"]) if "wh" in data.files else None
     except (OSError, KeyError, ValueError) as e:
         raise NetError(f"cannot read a net from {str(path)!r}: {e}") from None
     if meta.get("format") != FORMAT_VERSION:
         raise NetError(f"{str(path)!r}: net format {meta.get('format')!r}, this version reads {FORMAT_VERSION}")
     variant = find_variant(meta["variant"], **meta.get("options", {}))
-    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta)
+    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta, layer2=layer2)
 
 
 def shipped_path(variant: str | Variant) -> Path:

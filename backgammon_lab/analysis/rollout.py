@@ -364,9 +364,9 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
         return None
     mover = "white" if ph is Phase.OPENING else template.player
     roll = template.roll
-    k = kernel(v, net.encoding)
+    k = kernel(v, net.encoding, net.hidden2)
     ws, sc, nout = _buffers(net)
-    weights = (np.ascontiguousarray(net.w1.T), net.b1, net.w2, net.b2)
+    weights = net.kernel_weights()
     db = bearoff.get_database(v) if v.points >= 2 * v.home else None
     if db is None:
         dbt: tuple[Any, ...] = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros((1, 1)),

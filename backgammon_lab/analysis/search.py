@@ -171,8 +171,7 @@ class Evaluator:
         the buffers, one set per thread (the kernel releases the GIL)."""
         net = self.net
         if self._kernel is None:
-            weights = (np.ascontiguousarray(net.w1.T), net.b1.copy(), net.w2.copy(), net.b2.copy())
-            self._kernel = (kernel(net.variant, net.encoding), weights, threading.local())
+            self._kernel = (kernel(net.variant, net.encoding, net.hidden2), net.kernel_weights(), threading.local())
         mod, weights, local = self._kernel
         tail = getattr(local, "tail", None)
         if tail is None:

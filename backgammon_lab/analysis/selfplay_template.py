@@ -31,6 +31,12 @@ OPENING_CHOICE = {opening_choice}
 ENC = {enc}  # 0 td24, 1 td24x, 2 strip, 3 td24e
 XF = ENC == 1 or ENC == 3  # td24x's features (td24e extends td24x)
 NIN = {nin}
+# a second hidden layer of H2 units (0: none). Its weights travel packed with the output layer's,
+# so every kernel keeps the four arguments w1, b1, w2, b2: w2 (H2 + K, H) holds the second layer's
+# weights (rows 0..H2-1) above the output layer's (rows H2.., columns 0..H2-1), b2 (H2 + K) the
+# biases the same way (nets.Net keeps them so); the scratch rows e1, e2 have H + H2 entries
+H2 = {hidden2}
+DEEP = H2 > 0
 UNITS = C if ENC == 2 else 4  # the inputs of a point's checkers, for each side
 TAIL0 = 2 * N * UNITS  # the first input after the points' (bar, off, pips, td24x features)
 # what follows a play: AFTER[a, b, named, used] = 0 end the turn, 1 roll again, 2 name doubles
@@ -432,14 +438,28 @@ def sigmoid_row(z, h, e1, e2):
 def post(z, w2, b2, h, out):
     """Hidden activations h (may be z itself) and outputs out from the pre-activations z."""
     H = z.shape[0]
-    post_into(z, w2, b2, h, out, np.empty(H), np.empty(H))
+    post_into(z, w2, b2, h, out, np.empty(H + H2), np.empty(H + H2))
 
 
 @njit_sums
 def post_into(z, w2, b2, h, out, e1, e2):
-    """post with scratch rows e1, e2."""
+    """post with scratch rows e1, e2 (H + H2 entries)."""
     H = z.shape[0]
     sigmoid_row(z, h, e1, e2)
+    if DEEP:  # the second hidden layer into e1[H:], its sigmoids with e1[:H2], e2[:H2] as scratch
+        z2 = e1[H:H + H2]
+        for j in range(H2):
+            s = b2[j]
+            for k in range(H):
+                s += w2[j, k] * h[k]
+            z2[j] = s
+        sigmoid_row(z2, z2, e1[:H2], e2[:H2])
+        for o in range(w2.shape[0] - H2):
+            s = b2[H2 + o]
+            for j in range(H2):
+                s += w2[H2 + o, j] * z2[j]
+            out[o] = sigmoid(s)
+        return
     if w2.shape[0] == 5:  # five sums side by side (each in the order of the loop below)
         s0, s1, s2, s3, s4 = b2[0], b2[1], b2[2], b2[3], b2[4]
         for k in range(H):
@@ -561,7 +581,7 @@ def inc_scratch(H, K):
     """Fresh scratch rows for the incremental evaluation (see Inc)."""
     return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
                np.zeros(NIN, np.int64), np.zeros(NIN), np.zeros(W, np.int8), np.zeros(W, np.int8),
-               np.zeros(H), np.zeros(H), np.zeros(H))
+               np.zeros(H), np.zeros(H + H2), np.zeros(H + H2))
 
 
 @njit
@@ -640,8 +660,8 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
             s += w1[k, nz[j]] * xv[j]
         z[k] = s
         k += 1
-    out = np.empty(w2.shape[0])
-    post_into(z, w2, b2, z, out, np.empty(H), np.empty(H))
+    out = np.empty(w2.shape[0] - H2)
+    post_into(z, w2, b2, z, out, np.empty(H + H2), np.empty(H + H2))
     return out
 
 
@@ -990,7 +1010,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
     Returns (winner 0 White / 1 Black, points, plies). With a log (rows of 8 ints), each decision and
     roll is written for comparison with the engine: kind, player, a, b, choice, 0, 0, 0
     (kind 1 opening roll, 2 keep/reroll, 3 roll, 4 play, 5 name)."""
-    K = w2.shape[0]
+    K = w2.shape[0] - H2
     H = w1.shape[1]
     b = np.empty(W, np.int8)
     for i in range(W):

@@ -111,6 +111,9 @@ class Trainer:
             average = whole_number(average, "average", 0, error=AnalysisError)
         except AnalysisError:
             raise AnalysisError(f"average is a number of games (0: no averaging), not {average!r}") from None
+        if net.hidden2:
+            raise AnalysisError(f"{net!r} has two hidden layers: self-play trains nets of one; a net of two "
+                                "learns from one by distillation (backgammon-lab distil)")
         if averaged is not None and (averaged.variant != net.variant or averaged.w1.shape != net.w1.shape
                                      or averaged.encoding != net.encoding):
             raise AnalysisError(f"the averaged net {averaged!r} does not match the trained net {net!r}")

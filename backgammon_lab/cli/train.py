@@ -35,7 +35,8 @@ from .common import (
     show_progress,
 )
 
-__all__ = ["add_train_arguments", "train_command", "add_train_subcommand", "add_refine_arguments", "refine_command"]
+__all__ = ["add_train_arguments", "train_command", "add_train_subcommand", "add_refine_arguments", "refine_command",
+           "add_distil_arguments", "distil_command"]
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
@@ -267,6 +268,9 @@ def add_train_subcommand(sub: argparse._SubParsersAction) -> None:  # type: igno
     rf = sub.add_parser("refine", help="teach a net its own look-ahead values (supervised, in rounds)")
     add_refine_arguments(rf)
     rf.set_defaults(func=refine_command)
+    ds = sub.add_parser("distil", help="fit a new net, one or two hidden layers, to a teacher net's look-ahead")
+    add_distil_arguments(ds)
+    ds.set_defaults(func=distil_command)
 
 
 def add_refine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -281,8 +285,12 @@ def add_refine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ply", type=int, choices=(1, 2), default=1, help="the look-ahead of the targets (default 1)")
     parser.add_argument("--epochs", type=positive_int, default=10, help="passes over each round's positions (default 10)")
     parser.add_argument("--lr", type=positive, default=1e-3, help="Adam's step size (default 0.001)")
+    parser.add_argument("--lr-end", type=positive, default=None,
+                        help="let the step size fall to this along half a cosine over each round's passes")
     parser.add_argument("--explore", type=unit, default=0.1, help="share of random actions in the sampling games (default 0.1)")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the first round's games and minibatches (default 0)")
+    parser.add_argument("--loss", choices=("squared", "entropy"), default="squared",
+                        help="what the fit minimises: the squared error (default) or the cross-entropy")
 
 
 def refine_command(args: argparse.Namespace) -> int:
@@ -297,14 +305,69 @@ def refine_command(args: argparse.Namespace) -> int:
     out = check_output_path(args.out, "--out", f"{net.variant.name}.npz", make_folders=True)
     command = " ".join(["backgammon-lab", "refine", args.net, "--out", args.out, "--rounds", str(args.rounds),
                         "--positions", str(args.positions), "--ply", str(args.ply), "--epochs", str(args.epochs),
-                        "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed)])
+                        "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed)]
+                       + (["--lr-end", str(args.lr_end)] if args.lr_end is not None else [])
+                       + (["--loss", args.loss] if args.loss != "squared" else []))
 
     def report(i: int, r: Any) -> None:
         print(json.dumps({"round": i + 1, **r.to_json()}), flush=True)
 
     refined, _ = refine(net, rounds=args.rounds, positions=args.positions, ply=args.ply, epochs=args.epochs,
-                        lr=args.lr, explore=args.explore, seed=args.seed, report=report)
+                        lr=args.lr, explore=args.explore, seed=args.seed, report=report, lr_end=args.lr_end,
+                        loss=args.loss)
     refined.meta.setdefault("commands", []).append(command)
     refined.save(out)
     print(json.dumps({"variant": net.variant.name, "rounds": args.rounds, "out": str(out)}))
+    return 0
+
+
+def add_distil_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``backgammon-lab distil`` (:func:`backgammon_lab.analysis.refine.distil`)."""
+    positive = number_type(0, math.inf, what="a positive number", low_open=True, high_open=True)
+    unit = number_type(0, 1, what="a number from 0 to 1")
+    parser.add_argument("teacher", metavar="TEACHER", help="the teacher net's file (.npz)")
+    parser.add_argument("--out", required=True, help="the new net's file (.npz)")
+    parser.add_argument("--hidden", type=positive_int, required=True, help="units of the first hidden layer")
+    parser.add_argument("--hidden2", type=int, default=0,
+                        help="units of a second hidden layer, at most --hidden (default 0: none)")
+    parser.add_argument("--positions", type=positive_int, default=200_000,
+                        help="positions sampled by the teacher's self-play (default 200000)")
+    parser.add_argument("--ply", type=int, choices=(0, 1, 2), default=1,
+                        help="the look-ahead of the teacher's values (default 1; 0: the teacher's net)")
+    parser.add_argument("--epochs", type=positive_int, default=10, help="passes over the positions (default 10)")
+    parser.add_argument("--lr", type=positive, default=1e-3, help="Adam's step size (default 0.001)")
+    parser.add_argument("--lr-end", type=positive, default=None,
+                        help="let the step size fall to this along half a cosine over the passes")
+    parser.add_argument("--explore", type=unit, default=0.1, help="share of random actions in the sampling games (default 0.1)")
+    parser.add_argument("--seed", type=seed_int, default=0,
+                        help="seed of the games, the new net's first weights and the minibatches (default 0)")
+    parser.add_argument("--loss", choices=("squared", "entropy"), default="squared",
+                        help="what the fit minimises: the squared error (default) or the cross-entropy")
+
+
+def distil_command(args: argparse.Namespace) -> int:
+    """Run ``backgammon-lab distil``: read the teacher, fit a new net to its look-ahead, write it to
+    ``--out`` (checked before any work) and print a line of JSON."""
+    from ..analysis.nets import Net
+    from ..analysis.refine import distil
+
+    src = Path(args.teacher)
+    if not src.is_file():
+        raise AnalysisError(f"no net file at {args.teacher!r}")
+    teacher = load_net(src)
+    out = check_output_path(args.out, "--out", f"{teacher.variant.name}.npz", make_folders=True)
+    Net.create(teacher.variant, hidden=args.hidden, hidden2=args.hidden2, encoding=teacher.encoding)  # sizes first
+    words = ["backgammon-lab", "distil", args.teacher, "--out", args.out, "--hidden", str(args.hidden),
+             "--hidden2", str(args.hidden2), "--positions", str(args.positions), "--ply", str(args.ply),
+             "--epochs", str(args.epochs), "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed)]
+    if args.lr_end is not None:
+        words += ["--lr-end", str(args.lr_end)]
+    if args.loss != "squared":
+        words += ["--loss", args.loss]
+    student, one = distil(teacher, hidden=args.hidden, hidden2=args.hidden2, positions=args.positions, ply=args.ply,
+                          epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, explore=args.explore, seed=args.seed,
+                          loss=args.loss)
+    student.meta.setdefault("commands", []).append(" ".join(words))
+    student.save(out)
+    print(json.dumps({"variant": teacher.variant.name, "net": repr(student), **one.to_json(), "out": str(out)}))
     return 0
