@@ -1,4 +1,4 @@
-"""Neural evaluators in numpy: input encodings, a one-hidden-layer MLP, batched evaluation, files.
+"""Neural evaluators in numpy: input encodings, an MLP of one or two hidden layers, batched evaluation, files.
 
 What a net's value means
     A net looks at a position **before a roll** and gives the chances of **the side to act**, the
@@ -40,7 +40,8 @@ Encodings (chosen from the variant's facts, never from its name; :func:`encoding
     Both are vectorised over a batch of boards (no Python loop over points).
 
 Files
-    :meth:`Net.save` writes a ``.npz``: the four weight arrays and a JSON text of metadata (variant,
+    :meth:`Net.save` writes a ``.npz``: the four weight arrays (six with a second hidden layer:
+    ``wh`` and ``bh`` too) and a JSON text of metadata (variant,
     options, encoding, hidden size, games trained, seed, time, training commands, the trainer's
     random state); :func:`load_net` reads it back. Shipped nets live in
     ``backgammon_lab/data/nets/<variant>.npz``; :func:`shipped_net` loads the one for a variant.
