@@ -40,7 +40,7 @@ def run(variant: str, net_path: str | None, games: int, lam: float, float32: boo
     ws, start = workspace(v), start_board(v)
     log = np.zeros((0, 8), np.int64)
     rows: dict[str, Any] = {"net": repr(net), "games": games, "lambda": lam, "load": os.getloadavg()[0]}
-    cases = [("choose", False, np.float64), ("choose + learn", True, np.float64)]
+    cases: list[tuple[str, bool, Any]] = [("choose", False, np.float64), ("choose + learn", True, np.float64)]
     if float32:
         cases.append(("choose + learn, float32 trace", True, np.float32))
     for name, learn, dt in cases:
