@@ -120,12 +120,9 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
     many positions need not be encoded at once."""
     epochs = whole_number(epochs, "epochs", 1, error=AnalysisError)
     batch = whole_number(batch, "batch", 1, error=AnalysisError)
-    lr = _positive(lr, "lr")
-    if lr_end is not None:
-        lr_end = _positive(lr_end, "lr_end")
+    lr = _check_fit(lr, lr_end, loss)
     if isinstance(held_out, bool) or not isinstance(held_out, (int, float)) or not 0 <= held_out < 1:
         raise AnalysisError(f"held_out is a share from 0 to below 1, not {held_out!r}")
-    _check_loss(loss)
     entropy = loss == "entropy"
     t = np.asarray(targets, dtype=np.float64)
     if t.shape != (n, len(net.outputs)):
@@ -162,20 +159,17 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
         for k in range(0, len(train), batch):
             rows = train[k:k + batch]
             xb, tb = rows_of(rows), t[rows]
+            h1 = _sigmoid(xb @ out.w1.T + out.b1)
+            h = _sigmoid(h1 @ out.wh.T + out.bh) if deep else h1  # type: ignore[union-attr]
+            y = _sigmoid(h @ out.w2.T + out.b2)
+            dz2 = (y - tb) / len(rows) if entropy else (y - tb) * y * (1.0 - y) / len(rows)
+            dzh = (dz2 @ out.w2) * h * (1.0 - h)  # at the last hidden layer's pre-activations
+            grads: tuple[np.ndarray, ...] = (dz2.T @ h, dz2.sum(axis=0))
             if deep:
-                h1 = _sigmoid(xb @ out.w1.T + out.b1)
-                h = _sigmoid(h1 @ out.wh.T + out.bh)  # type: ignore[union-attr]
-                y = _sigmoid(h @ out.w2.T + out.b2)
-                dz2 = (y - tb) / len(rows) if entropy else (y - tb) * y * (1.0 - y) / len(rows)
-                dzh = (dz2 @ out.w2) * h * (1.0 - h)
                 dz1 = (dzh @ out.wh) * h1 * (1.0 - h1)  # type: ignore[operator]
-                grads: tuple[np.ndarray, ...] = (dz1.T @ xb, dz1.sum(axis=0), dzh.T @ h1, dzh.sum(axis=0),
-                                                 dz2.T @ h, dz2.sum(axis=0))
+                grads = (dz1.T @ xb, dz1.sum(axis=0), dzh.T @ h1, dzh.sum(axis=0), *grads)
             else:
-                h, y = out.forward(xb)
-                dz2 = (y - tb) / len(rows) if entropy else (y - tb) * y * (1.0 - y) / len(rows)
-                dz1 = (dz2 @ out.w2) * h * (1.0 - h)
-                grads = (dz1.T @ xb, dz1.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))
+                grads = (dzh.T @ xb, dzh.sum(axis=0), *grads)
             step += 1
             rate = lr if lr_end is None else lr_end + 0.5 * (lr - lr_end) * (1.0 + np.cos(np.pi * step / total))
             c1, c2 = 1.0 - b1 ** step, 1.0 - b2 ** step
@@ -191,9 +185,13 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
 LOSSES = ("squared", "entropy")
 
 
-def _check_loss(loss: Any) -> None:
+def _check_fit(lr: Any, lr_end: Any, loss: Any) -> float:
+    """Check a fit's step sizes and loss (before any work is done); returns ``lr`` as a float."""
+    if lr_end is not None:
+        _positive(lr_end, "lr_end")
     if loss not in LOSSES:
         raise AnalysisError(f"loss is one of {', '.join(map(repr, LOSSES))}, not {loss!r}")
+    return _positive(lr, "lr")
 
 
 def _encoder(net: Net, boards: np.ndarray, offs: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
@@ -221,10 +219,7 @@ def refine(net: Net, *, rounds: int = 1, positions: int = 200_000, ply: int = 1,
     if ply == 0:
         raise AnalysisError("ply 0 is the net itself: refinement looks at least 1 roll ahead")
     epochs = whole_number(epochs, "epochs", 1, error=AnalysisError)
-    _positive(lr, "lr")
-    if lr_end is not None:
-        _positive(lr_end, "lr_end")
-    _check_loss(loss)
+    _check_fit(lr, lr_end, loss)
     cur = net.copy()
     done: list[RefineRound] = []
     for r in range(rounds):
@@ -266,10 +261,7 @@ def distil(teacher: Net, *, hidden: int, hidden2: int = 0, positions: int = 200_
     positions = whole_number(positions, "positions", 10, error=AnalysisError)
     ply = check_ply(ply)
     epochs = whole_number(epochs, "epochs", 1, error=AnalysisError)
-    _positive(lr, "lr")
-    if lr_end is not None:
-        _positive(lr_end, "lr_end")
-    _check_loss(loss)
+    _check_fit(lr, lr_end, loss)
     # a bad size raises NetError (an AnalysisError) quoting it, before any work
     student = Net.create(teacher.variant, hidden=hidden, hidden2=hidden2, seed=seed, encoding=teacher.encoding)
     t0 = time.perf_counter()

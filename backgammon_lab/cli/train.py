@@ -285,12 +285,23 @@ def add_refine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ply", type=int, choices=(1, 2), default=1, help="the look-ahead of the targets (default 1)")
     parser.add_argument("--epochs", type=positive_int, default=10, help="passes over each round's positions (default 10)")
     parser.add_argument("--lr", type=positive, default=1e-3, help="Adam's step size (default 0.001)")
-    parser.add_argument("--lr-end", type=positive, default=None,
-                        help="let the step size fall to this along half a cosine over each round's passes")
     parser.add_argument("--explore", type=unit, default=0.1, help="share of random actions in the sampling games (default 0.1)")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the first round's games and minibatches (default 0)")
+    _add_fit_arguments(parser, positive)
+
+
+def _add_fit_arguments(parser: argparse.ArgumentParser, positive: Any) -> None:
+    """``--lr-end`` and ``--loss``, the fit's options shared by ``refine`` and ``distil``."""
+    parser.add_argument("--lr-end", type=positive, default=None,
+                        help="let the step size fall to this along half a cosine over the passes")
     parser.add_argument("--loss", choices=("squared", "entropy"), default="squared",
                         help="what the fit minimises: the squared error (default) or the cross-entropy")
+
+
+def _fit_words(args: argparse.Namespace) -> list[str]:
+    """The words of ``--lr-end`` and ``--loss`` for the command recorded in the net."""
+    return ((["--lr-end", str(args.lr_end)] if args.lr_end is not None else [])
+            + (["--loss", args.loss] if args.loss != "squared" else []))
 
 
 def refine_command(args: argparse.Namespace) -> int:
@@ -306,8 +317,7 @@ def refine_command(args: argparse.Namespace) -> int:
     command = " ".join(["backgammon-lab", "refine", args.net, "--out", args.out, "--rounds", str(args.rounds),
                         "--positions", str(args.positions), "--ply", str(args.ply), "--epochs", str(args.epochs),
                         "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed)]
-                       + (["--lr-end", str(args.lr_end)] if args.lr_end is not None else [])
-                       + (["--loss", args.loss] if args.loss != "squared" else []))
+                       + _fit_words(args))
 
     def report(i: int, r: Any) -> None:
         print(json.dumps({"round": i + 1, **r.to_json()}), flush=True)
@@ -336,19 +346,15 @@ def add_distil_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the look-ahead of the teacher's values (default 1; 0: the teacher's net)")
     parser.add_argument("--epochs", type=positive_int, default=10, help="passes over the positions (default 10)")
     parser.add_argument("--lr", type=positive, default=1e-3, help="Adam's step size (default 0.001)")
-    parser.add_argument("--lr-end", type=positive, default=None,
-                        help="let the step size fall to this along half a cosine over the passes")
     parser.add_argument("--explore", type=unit, default=0.1, help="share of random actions in the sampling games (default 0.1)")
     parser.add_argument("--seed", type=seed_int, default=0,
                         help="seed of the games, the new net's first weights and the minibatches (default 0)")
-    parser.add_argument("--loss", choices=("squared", "entropy"), default="squared",
-                        help="what the fit minimises: the squared error (default) or the cross-entropy")
+    _add_fit_arguments(parser, positive)
 
 
 def distil_command(args: argparse.Namespace) -> int:
     """Run ``backgammon-lab distil``: read the teacher, fit a new net to its look-ahead, write it to
     ``--out`` (checked before any work) and print a line of JSON."""
-    from ..analysis.nets import Net
     from ..analysis.refine import distil
 
     src = Path(args.teacher)
@@ -356,14 +362,10 @@ def distil_command(args: argparse.Namespace) -> int:
         raise AnalysisError(f"no net file at {args.teacher!r}")
     teacher = load_net(src)
     out = check_output_path(args.out, "--out", f"{teacher.variant.name}.npz", make_folders=True)
-    Net.create(teacher.variant, hidden=args.hidden, hidden2=args.hidden2, encoding=teacher.encoding)  # sizes first
     words = ["backgammon-lab", "distil", args.teacher, "--out", args.out, "--hidden", str(args.hidden),
              "--hidden2", str(args.hidden2), "--positions", str(args.positions), "--ply", str(args.ply),
-             "--epochs", str(args.epochs), "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed)]
-    if args.lr_end is not None:
-        words += ["--lr-end", str(args.lr_end)]
-    if args.loss != "squared":
-        words += ["--loss", args.loss]
+             "--epochs", str(args.epochs), "--lr", str(args.lr), "--explore", str(args.explore), "--seed", str(args.seed),
+             *_fit_words(args)]
     student, one = distil(teacher, hidden=args.hidden, hidden2=args.hidden2, positions=args.positions, ply=args.ply,
                           epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, explore=args.explore, seed=args.seed,
                           loss=args.loss)
