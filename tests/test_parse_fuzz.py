@@ -54,6 +54,7 @@ VARIANTS = [find_variant("standard"), find_variant("mexican"), find_variant("min
 def _report():
     for v in VARIANTS:  # load the compiled move generator first: its first call is not the input's cost
         legal_plays(Position.start(v), (3, 1))
+        legal_steps(Position.start(v), (3, 1), [])  # and the step checks' kernel (compiled on first use)
     yield
     print(f"\ntest_parse_fuzz: {TRIED['inputs']} inputs tried")
 
