@@ -13,7 +13,7 @@ from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, R
 from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import RolloutError, RolloutResult, play_out, rollout, sample_positions
 from backgammon_lab.analysis.solve import solve
-from backgammon_lab.engine import OpeningRoll, Phase, RollDice, advance, position_state, start_state
+from backgammon_lab.engine import MakePlay, OpeningRoll, Phase, RollDice, advance, position_state, start_state
 from backgammon_lab.game import Game
 from backgammon_lab.position import Roll
 
@@ -275,3 +275,35 @@ def test_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str) -> None:
     race = Position.from_board(v, "white", (3, 2, 2, 2, 2, 2, 2) + (0,) * 12 + (-2, -2, -2, -3, -3, -3, 0, 0), 0)
     fast, slow = _engine_and_kernel(race, bot, games=12, seed=7)
     assert fast.samples == slow.samples and fast.outcomes == slow.outcomes
+
+
+@pytest.mark.parametrize("variant", ["standard", "mexican", "minigam"])
+def test_truncated_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str) -> None:
+    """Truncated rollouts with the net's 0-ply NetBot run in the kernel too: it counts turns as
+    play_out counts them (the opening's roll, not a Mexican chain's re-rolls, not the turn a start
+    with dice to play is in) and values the truncated game by the net as the engine path does, so
+    the samples, game by game, are the engine path's: from the opening, before a roll, with dice
+    to play and in a re-roll of a Mexican chain, after 1, 2 and 5 turns, stratified or not."""
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import Net
+
+    v = find_variant(variant)
+    net = Net.create(v, hidden=12, seed=5)
+    bot = NetBot(net)
+    mid = sample_positions(v, 25, HeuristicBot(), seed=3)[-1]
+    starts: list[object] = [start_state(v), mid, advance(position_state(mid), RollDice(Roll(6, 1)))[0]]
+    if v.mexican:
+        doubles = advance(position_state(mid), RollDice(Roll(3, 3)))[0]
+        again = advance(doubles, MakePlay(doubles.legal_actions()[0]))[0]
+        assert again.phase is Phase.ROLL and again.reroll
+        starts.append(again)
+    for i, start in enumerate(starts):
+        for turns in (1, 2, 5):
+            fast, slow = _engine_and_kernel(start, bot, games=6, seed=10 * i + turns, stratify=turns == 2,
+                                            truncate=turns)
+            assert fast.samples == slow.samples and fast.to_json() == slow.to_json()
+            assert fast.truncated > 0
+    # another evaluator than the bot's net: the engine path, with its values
+    other = Net.create(v, hidden=12, seed=6)
+    r = rollout(mid, Options(games=4, seed=1, truncate=1, bot=bot, evaluator=other))
+    assert r.truncated == 4 and r.samples != rollout(mid, Options(games=4, seed=1, truncate=1, bot=bot)).samples

@@ -337,11 +337,14 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     ``random.Random`` state handed over), the same decisions as :class:`NetBot` at 0-ply (the
     analysis search, and the exact bear-off values in a race), hence the same results; or None
     when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
-    sides, truncation, or numba missing or disabled)."""
-    template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, _evaluator, games = args
+    sides, truncated games valued by another evaluator than the bot's net, or numba missing or
+    disabled)."""
+    template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, evaluator, games = args
     bot: Any = a_bot  # a NetBot, once checked
     opp_bot: Any = b_bot
-    if not KERNEL_ROLLOUTS or truncate is not None or not _net_bot(bot) or bot.options.ply != 0:
+    if not KERNEL_ROLLOUTS or not _net_bot(bot) or bot.options.ply != 0:
+        return None
+    if truncate is not None and evaluator is not bot.net_for(template.variant):
         return None
     if opp_bot is not bot and (not _net_bot(opp_bot) or opp_bot.options.ply != 0 or opp_bot.net is not bot.net
                                or opp_bot.lookahead != bot.lookahead or opp_bot.shortlist != bot.shortlist):
@@ -382,14 +385,26 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
         for j, (d1, d2) in enumerate(f):
             forced[g, j] = (d1, d2)
     out = np.zeros(hi - lo, np.int64)
+    vals = np.zeros((hi - lo, nout))
+    who = np.zeros(hi - lo, np.int64)
     board = np.array(pos.board(), np.int8)
     off = int(pos.off[1 if pos.turn == "white" else 0])
     memo = _opening_memo(v, board, off, bot, weights)
+    fresh = ph is Phase.ROLL and not template.reroll  # the first roll begins a turn (play_out's count)
     k.rollout_games(board, off, _PHASE_CODES[ph], roll.first if roll is not None else 0,
-                    roll.second if roll is not None else 0, bool(template.named), mts, forced, nforced, bot.lookahead,
-                    bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, out)
-    sign = 1 if mover == player else -1
-    return [(1.0 if p > 0 else 0.0, float(p), int(p)) for p in (sign * out).tolist()]
+                    roll.second if roll is not None else 0, bool(template.named), fresh, mts, forced, nforced,
+                    bot.lookahead, bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, truncate or 0, out, vals, who)
+    from .nets import equity, flip
+
+    res: list[tuple[float, float, int]] = []
+    for g, p in enumerate(out.tolist()):
+        if p:
+            p = p if mover == player else -p
+            res.append((1.0 if p > 0 else 0.0, float(p), p))
+        else:  # truncated: valued as _values_of values it, for the side to roll there
+            row = vals[g] if (mover == player) == (who[g] == 0) else flip(vals[g])
+            res.append((float(row[0]), float(equity(row)), 0))
+    return res
 
 
 def hash_seed(seed: int, i: int, k: int) -> int:

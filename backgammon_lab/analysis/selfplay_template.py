@@ -1691,8 +1691,27 @@ def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, boa
 
 
 @njit
-def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, sl, net, ws, sc, K, db, memo,
-                  out):
+def value_here(b, opp_off, net, x, z, e1, e2, out):
+    \"\"\"The net's values of the mover's-eye board b for its side to act, about to roll, from the
+    transposed weights of net (the search's): the same sums in the same order as evaluate_one, so
+    the same numbers as Net.evaluate_position.\"\"\"
+    w1 = net[0]
+    b1 = net[1]
+    encode(b, opp_off, x)
+    H = z.shape[0]
+    for k in range(H):
+        z[k] = b1[k]
+    for i in range(NIN):
+        v = x[i]
+        if v != 0.0:
+            for k in range(H):
+                z[k] += w1[i, k] * v
+    post_into(z, net[2], net[3], z, out, e1, e2)
+
+
+@njit
+def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced, look, sl, net, ws, sc, K, db, memo,
+                  turns, out, vals, who):
     \"\"\"Whole games from one state (b0 in the eye of the side to act, off0 its opponent's
     checkers off; phase0 0 roll, 1 play a0-c0 (named0), 2 name, 3 keep or re-roll a0-c0, 4 the
     opening), one a row of mts (random.Random states) and of forced (the first nforced rolls, as
@@ -1700,7 +1719,13 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
     side to act at the start (negative: lost). memo[side, a, c] (2 x 7 x 7, -1: not yet known) keeps
     the keep (1) or re-roll (0) decision of the roll a-c at the start's choice for the side (0 the
     side to act at the start, 1 the other) across games and calls with the same start and net:
-    that choice is always made from the start board (or the other side's view of it).\"\"\"
+    that choice is always made from the start board (or the other side's view of it).
+
+    turns > 0 truncates, as rollout.play_out counts turns: a turn begins with a roll of the dice
+    that is not a re-roll of the same turn (fresh0: the start, in phase 0, begins one) or with the
+    opening's first roll that is not doubles; at the start of a turn once turns of them have begun,
+    the game stops with out[g] = 0, vals[g] the net's values of the side to roll there
+    (Net.evaluate_position) and who[g] that side (0 the side to act at the start, 1 the other).\"\"\"
     b = np.empty(W, np.int8)
     nb = np.empty(W, np.int8)
     row = np.empty(K)
@@ -1708,6 +1733,11 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
     named_b = np.empty(W, np.int8)  # the best play of the doubles named_k (after the play that looked it up)
     ic = inc_scratch(net[0].shape[1], K)
     tmp = np.empty(K)
+    H = net[0].shape[1]
+    tx = np.empty(NIN)
+    tz = np.empty(H)
+    te1 = np.empty(H + H2)
+    te2 = np.empty(H + H2)
     for g in range(mts.shape[0]):
         mt = mts[g]
         for q in range(W):
@@ -1723,7 +1753,13 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
         named_k = 0
         named_kind = 0
         known = False  # the play of the named doubles is named_b (the naming looked up knew it)
+        newturn = fresh0  # phase 0 begins a turn (not a re-roll within one)
+        begun = 0
         while result == 0:
+            if phase == 0 and newturn and turns > 0 and begun >= turns:
+                value_here(b, opp_off, net, tx, tz, te1, te2, vals[g])
+                who[g] = side
+                break
             if phase == 4 or phase == 0:
                 if fi < nforced:
                     d1 = forced[g, fi, 0]
@@ -1735,6 +1771,7 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                 if phase == 4:
                     if d1 == d2:
                         continue
+                    begun += 1
                     if d2 > d1:
                         opp_off = swap(b, opp_off, nb)
                         b[:] = nb
@@ -1743,9 +1780,12 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                     c = min(d1, d2)
                     phase = 3 if OPENING_CHOICE else 1
                 else:
+                    if newturn:
+                        begun += 1
                     a = d1
                     c = d2
                     phase = 1
+                newturn = False
                 named = False
             elif phase == 3:
                 if memo[side, a, c] < 0:
@@ -1801,6 +1841,7 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, mts, forced, nforced, look, 
                     b[:] = nb
                     side = 1 - side
                     phase = 0
+                    newturn = True
         out[g] = result
 """
 
