@@ -6,6 +6,7 @@ import math
 import random
 import statistics
 
+import numpy as np
 import pytest
 
 from backgammon_lab import Position, find_variant
@@ -307,3 +308,30 @@ def test_truncated_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str
     other = Net.create(v, hidden=12, seed=6)
     r = rollout(mid, Options(games=4, seed=1, truncate=1, bot=bot, evaluator=other))
     assert r.truncated == 4 and r.samples != rollout(mid, Options(games=4, seed=1, truncate=1, bot=bot)).samples
+
+
+def test_rollout_rows_are_the_rollouts_outcomes_by_output() -> None:
+    """rollout_rows: for each position the mean over its games of the outcome row of the side to
+    roll (a finished game's win, gammon and backgammon flags; a truncated game's net values), the
+    games rollout() plays with the same seed: its winning chance is the rows' first column, and its
+    points per game the rows' cubeless equity. Bad input: RolloutError quoting it."""
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import Net, equity
+    from backgammon_lab.analysis.rollout import hash_seed, rollout_rows
+
+    net = Net.create("standard", hidden=12, seed=4)
+    positions = sample_positions("standard", 30, HeuristicBot(), seed=2)[-3:]
+    for truncate in (None, 3):
+        rows = rollout_rows(positions, net, games=36, truncate=truncate, seed=5)
+        assert rows.shape == (3, 5) and ((rows >= 0) & (rows <= 1)).all()
+        for j, pos in enumerate(positions):
+            r = rollout(pos, Options(games=36, seed=hash_seed(5, j, 3), truncate=truncate, bot=NetBot(net)),
+                        stratify=True)
+            assert math.isclose(rows[j, 0], r.win, abs_tol=1e-12)
+            assert math.isclose(float(equity(rows[j])), r.points, abs_tol=1e-9)
+        if truncate is None:
+            assert set(np.unique(rows * 36).round(9)) <= set(range(37))  # counts of whole games
+    assert rollout_rows([], net).shape == (0, 5)
+    for kw, shown in (({"games": 0}, "0"), ({"truncate": -2}, "-2"), ({"games": 2.5}, "2.5")):
+        with pytest.raises(RolloutError, match=shown):
+            rollout_rows(positions, net, **kw)  # type: ignore[arg-type]

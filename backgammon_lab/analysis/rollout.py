@@ -59,7 +59,7 @@ from .options import Options, as_options
 from .table import Table, fmt_prob
 
 __all__ = ["rollout", "RolloutResult", "play_out", "sample_positions", "turn_state", "RolloutError", "first_rolls",
-           "hash_seed", "close_pool"]
+           "hash_seed", "close_pool", "rollout_rows"]
 
 #: A game longer than this many actions is stopped and counted as a loss for both (never seen).
 MAX_ACTIONS = 20000
@@ -353,6 +353,28 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
 
     if not compiled() or template.phase not in _PHASE_CODES:
         return None
+    if template.phase is Phase.OPENING and template.position.turn != "white":
+        return None
+    run = _kernel_run(template, bot, seed, lo, hi, stratify, truncate, games)
+    out, vals, who, mover = run
+    from .nets import equity, flip
+
+    res: list[tuple[float, float, int]] = []
+    for g, p in enumerate(out.tolist()):
+        if p:
+            p = p if mover == player else -p
+            res.append((1.0 if p > 0 else 0.0, float(p), p))
+        else:  # truncated: valued as _values_of values it, for the side to roll there
+            row = vals[g] if (mover == player) == (who[g] == 0) else flip(vals[g])
+            res.append((float(row[0]), float(equity(row)), 0))
+    return res
+
+
+def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stratify: bool, truncate: int | None,
+                games: int) -> tuple[Any, Any, Any, Player]:
+    """Games ``lo..hi-1`` of a rollout of ``bot`` (a NetBot at 0-ply on both sides) in the kernel:
+    ``(out, vals, who, mover)`` as ``rollout_games`` leaves them (points won by ``mover``, the
+    side to act at the start; the truncated games' value rows and whose they are)."""
     import numpy as np
 
     from . import bearoff
@@ -363,8 +385,6 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     net = bot.net_for(v)
     ph = template.phase
     pos = template.turn_start if ph is Phase.PLAY else template.position
-    if ph is Phase.OPENING and pos.turn != "white":
-        return None
     mover = "white" if ph is Phase.OPENING else template.player
     roll = template.roll
     k = kernel(v, net.encoding, net.hidden2)
@@ -394,17 +414,61 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     k.rollout_games(board, off, _PHASE_CODES[ph], roll.first if roll is not None else 0,
                     roll.second if roll is not None else 0, bool(template.named), fresh, mts, forced, nforced,
                     bot.lookahead, bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, truncate or 0, out, vals, who)
-    from .nets import equity, flip
+    return out, vals, who, mover
 
-    res: list[tuple[float, float, int]] = []
-    for g, p in enumerate(out.tolist()):
-        if p:
-            p = p if mover == player else -p
-            res.append((1.0 if p > 0 else 0.0, float(p), p))
-        else:  # truncated: valued as _values_of values it, for the side to roll there
-            row = vals[g] if (mover == player) == (who[g] == 0) else flip(vals[g])
-            res.append((float(row[0]), float(equity(row)), 0))
-    return res
+
+def rollout_rows(positions: Sequence[Position], net: Any = None, *, games: int = 36, truncate: int | None = None,
+                 seed: int = 0) -> Any:
+    """The net's outputs as rollouts measure them: for each position before a roll, the mean over
+    ``games`` games of the net's 0-ply :class:`~backgammon_lab.analysis.netbot.NetBot` on both sides
+    of the row of outcomes (win, and with five outputs win gammon, win backgammon, lose gammon, lose
+    backgammon) of its side to roll; a game stopped after ``truncate`` turns counts the net's values
+    there. First rolls stratified (every 36 games see each roll once), the games of position ``j``
+    seeded ``hash_seed(seed, j, 3)``: :func:`rollout` with those options plays the same games. An
+    ``(n, outputs)`` array; supervised targets (:mod:`backgammon_lab.analysis.refine`). Runs in the
+    compiled kernel only.
+
+    >>> from backgammon_lab.analysis.nets import Net
+    >>> net = Net.create("minigam", hidden=8, seed=1)
+    >>> rows = rollout_rows(sample_positions("minigam", 2, seed=1), net, games=36, truncate=2)
+    >>> rows.shape, bool(((rows >= 0) & (rows <= 1)).all())
+    ((2, 1), True)
+    """
+    import numpy as np
+
+    from ..kernels import compiled
+    from .netbot import NetBot
+    from .nets import flip
+
+    try:
+        games = whole_number(games, "games", 1, error=RolloutError)
+        if truncate is not None:
+            truncate = whole_number(truncate, "truncate", 1, error=RolloutError)
+    except RolloutError as e:
+        raise RolloutError(f"rollout_rows: {e}") from None
+    if not compiled():
+        raise RolloutError("rollout_rows runs in the compiled kernel: install numba (backgammon_lab[fast]) and "
+                           "leave NUMBA_DISABLE_JIT unset")
+    bot = NetBot(net)
+    rows = []
+    for j, pos in enumerate(positions):
+        if pos.is_over:
+            raise RolloutError(f"rollout_rows values positions before a roll, not a finished game: {pos}")
+        template = position_state(pos)
+        out, vals, who, _mover = _kernel_run(template, bot, hash_seed(seed, j, 3), 0, games, True, truncate, games)
+        k = vals.shape[1]
+        acc = np.zeros(k)
+        for g, p in enumerate(out.tolist()):
+            if p:
+                acc[0] += p > 0
+                if k == 5:
+                    acc[1:] += (p >= 2, p >= 3, p <= -2, p <= -3)
+            else:
+                acc += vals[g] if who[g] == 0 else flip(vals[g])
+        rows.append(acc / games)
+    if not rows:
+        return np.zeros((0, len(net.outputs) if net is not None else 1))
+    return np.array(rows)
 
 
 def hash_seed(seed: int, i: int, k: int) -> int:
