@@ -403,7 +403,9 @@ class Net:
                  layer2: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         self.variant = variant
         self.encoding = encoding or encoding_for(variant)
-        self.w1 = np.ascontiguousarray(w1, dtype=np.float64)
+        # the first layer is held transposed, an input's weights contiguous (as the kernels read
+        # it); ``w1`` is the (hidden, inputs) view of it, so writes through either are one array
+        self._w1t = np.array(np.asarray(w1, dtype=np.float64).T, order="C")
         self.b1 = np.ascontiguousarray(b1, dtype=np.float64)
         w2 = np.asarray(w2, dtype=np.float64)
         b2 = np.asarray(b2, dtype=np.float64)
@@ -438,6 +440,16 @@ class Net:
             self.w2, self.b2 = packed[last:, :last], packed_b[last:]
             self._packed = (packed, packed_b)
         self.meta: dict[str, Any] = dict(meta or {})
+
+    @property
+    def w1(self) -> np.ndarray:
+        """The first layer's weights, ``(hidden, inputs)``: a view of the array the net holds
+        transposed (an input's weights contiguous), writable in place."""
+        return self._w1t.T
+
+    @w1.setter
+    def w1(self, value: np.ndarray) -> None:
+        self._w1t = np.array(np.asarray(value, dtype=np.float64).T, order="C")
 
     @classmethod
     def create(cls, variant: str | Variant, *, hidden: int = 80, seed: int = 0,
@@ -492,7 +504,7 @@ class Net:
         or with a second hidden layer that layer's packed above them (``(hidden2 + outputs,
         hidden)`` and ``(hidden2 + outputs,)``; the kernel of :func:`selfplay.kernel(variant,
         encoding, hidden2) <backgammon_lab.analysis.selfplay.kernel>` reads them so)."""
-        return (np.ascontiguousarray(self.w1.T), self.b1.copy(), self._packed[0].copy(), self._packed[1].copy())
+        return (self._w1t.copy(), self.b1.copy(), self._packed[0].copy(), self._packed[1].copy())
 
     @property
     def inputs(self) -> int:
@@ -575,7 +587,7 @@ class Net:
         row = _one_board(boards, self.variant.points) if k is not None else None
         if row is not None:
             off = opp_off[0] if hasattr(opp_off, "__len__") else opp_off
-            got = k.evaluate_one(row, int(off), self.w1, self.b1, *self._packed)
+            got = k.evaluate_one(row, int(off), self._w1t, self.b1, *self._packed)
             if not got.shape[0]:
                 self._too_many(row)
             return got[None, :]  # type: ignore[no-any-return]
@@ -585,7 +597,7 @@ class Net:
                 self._too_many(b)
             return self.forward(encode(self.variant, b, o, self.encoding))[1]
         out = np.empty((b.shape[0], len(self.outputs)))
-        bad = k.evaluate_many(b, np.ascontiguousarray(o), self.w1, self.b1, *self._packed, out)
+        bad = k.evaluate_many(b, np.ascontiguousarray(o), self._w1t, self.b1, *self._packed, out)
         if bad >= 0:
             self._too_many(b[bad])
         return out
@@ -601,7 +613,7 @@ class Net:
         k = _evaluate_kernel(self.variant, self.encoding, self.hidden2)
         if k is not None:
             return k.evaluate_one(np.array(position.board()), position.opponent_off,  # type: ignore[no-any-return]
-                                  self.w1, self.b1, *self._packed)
+                                  self._w1t, self.b1, *self._packed)
         return self.evaluate([position.board()], [position.opponent_off])[0]
 
     def values_after(self, boards: Any, opp_off: Any, *, same_side: Sequence[bool] | np.ndarray | None = None

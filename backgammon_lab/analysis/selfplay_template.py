@@ -623,10 +623,12 @@ def value_inc(b, opp_off, same, w1, w2, b2, ic, out):
 
 
 @njit
-def evaluate_one(b, opp_off, w1, b1, w2, b2):
+def evaluate_one(b, opp_off, w1t, b1, w2, b2):
     """The net's values of one mover's-eye board (side to act positive; any integer type) with the
-    weights as nets.Net holds them (w1[hidden, input]): Net.evaluate of a single position. An
-    empty row when a point holds more than C checkers either way (the tables are not read)."""
+    weights as nets.Net holds them (the first layer transposed, w1t[input, hidden]): Net.evaluate
+    of a single position. Each hidden sum is its bias, then the nonzero inputs' terms in input
+    order. An empty row when a point holds more than C checkers either way (the tables are not
+    read)."""
     for i in range(W):
         if b[i] > C or b[i] < -C:
             return np.empty(0)
@@ -640,37 +642,26 @@ def evaluate_one(b, opp_off, w1, b1, w2, b2):
             nz[m] = i
             xv[m] = x[i]
             m += 1
-    H = w1.shape[0]
+    H = w1t.shape[1]
     z = np.empty(H)
-    k = 0
-    while k + 4 <= H:  # four hidden sums side by side (each in input order): four chains of adds in flight
-        s0, s1, s2, s3 = b1[k], b1[k + 1], b1[k + 2], b1[k + 3]
-        for j in range(m):
-            i = nz[j]
-            v = xv[j]
-            s0 += w1[k, i] * v
-            s1 += w1[k + 1, i] * v
-            s2 += w1[k + 2, i] * v
-            s3 += w1[k + 3, i] * v
-        z[k], z[k + 1], z[k + 2], z[k + 3] = s0, s1, s2, s3
-        k += 4
-    while k < H:
-        s = b1[k]
-        for j in range(m):
-            s += w1[k, nz[j]] * xv[j]
-        z[k] = s
-        k += 1
+    for k in range(H):
+        z[k] = b1[k]
+    for j in range(m):  # an input's weights are contiguous: every hidden sum at once, vectorized
+        i = nz[j]
+        v = xv[j]
+        for k in range(H):
+            z[k] += w1t[i, k] * v
     out = np.empty(w2.shape[0] - H2)
     post_into(z, w2, b2, z, out, np.empty(H + H2), np.empty(H + H2))
     return out
 
 
 @njit
-def evaluate_many(bs, offs, w1, b1, w2, b2, out):
+def evaluate_many(bs, offs, w1t, b1, w2, b2, out):
     """evaluate_one of each row of bs (opp_off offs[r]) into out[r]: Net.evaluate of a batch.
     Returns -1, or the first row evaluate_one refuses (the rows after it are not valued)."""
     for r in range(bs.shape[0]):
-        v = evaluate_one(bs[r], offs[r], w1, b1, w2, b2)
+        v = evaluate_one(bs[r], offs[r], w1t, b1, w2, b2)
         if v.shape[0] == 0:
             return r
         out[r] = v
@@ -1691,25 +1682,6 @@ def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, boa
 
 
 @njit
-def value_here(b, opp_off, net, x, z, e1, e2, out):
-    \"\"\"The net's values of the mover's-eye board b for its side to act, about to roll, from the
-    transposed weights of net (the search's): the same sums in the same order as evaluate_one, so
-    the same numbers as Net.evaluate_position.\"\"\"
-    w1 = net[0]
-    b1 = net[1]
-    encode(b, opp_off, x)
-    H = z.shape[0]
-    for k in range(H):
-        z[k] = b1[k]
-    for i in range(NIN):
-        v = x[i]
-        if v != 0.0:
-            for k in range(H):
-                z[k] += w1[i, k] * v
-    post_into(z, net[2], net[3], z, out, e1, e2)
-
-
-@njit
 def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced, look, sl, net, ws, sc, K, db, memo,
                   turns, out, vals, who):
     \"\"\"Whole games from one state (b0 in the eye of the side to act, off0 its opponent's
@@ -1733,11 +1705,6 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
     named_b = np.empty(W, np.int8)  # the best play of the doubles named_k (after the play that looked it up)
     ic = inc_scratch(net[0].shape[1], K)
     tmp = np.empty(K)
-    H = net[0].shape[1]
-    tx = np.empty(NIN)
-    tz = np.empty(H)
-    te1 = np.empty(H + H2)
-    te2 = np.empty(H + H2)
     for g in range(mts.shape[0]):
         mt = mts[g]
         for q in range(W):
@@ -1757,7 +1724,7 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
         begun = 0
         while result == 0:
             if phase == 0 and newturn and turns > 0 and begun >= turns:
-                value_here(b, opp_off, net, tx, tz, te1, te2, vals[g])
+                vals[g] = evaluate_one(b, opp_off, net[0], net[1], net[2], net[3])
                 who[g] = side
                 break
             if phase == 4 or phase == 0:

@@ -370,8 +370,8 @@ class Trainer:
         else:
             avg, avg_on = (self.averaged or net), np.ones(1, np.int64)
         # the kernel holds the first layer transposed (an input's weights contiguous)
-        w1t = np.ascontiguousarray(net.w1.T)
-        a1t = np.ascontiguousarray(avg.w1.T)
+        w1t = net.w1.T.copy()
+        a1t = avg.w1.T.copy()
         counts = np.zeros(3, np.int64)
         try:
             while stats.games < games:
