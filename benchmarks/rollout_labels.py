@@ -34,9 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     net = shipped_net("standard")
     pos = sample_positions("standard", args.positions, NetBot(net), seed=args.seed, explore=0.1)
     c = time.process_time()
-    a = equity(rollout_rows(pos, net, games=36, truncate=7, seed=1))
+    a = equity(rollout_rows(pos, NetBot(net), games=36, truncate=7, seed=1))
     per0 = (time.process_time() - c) / len(pos)
-    b = equity(rollout_rows(pos, net, games=36, truncate=7, seed=2))
+    b = equity(rollout_rows(pos, NetBot(net), games=36, truncate=7, seed=2))
     n = equity(net.evaluate([p.board() for p in pos], [p.opponent_off for p in pos]))
     out = {"positions": len(pos), "label noise": round(float(np.abs(a - b).mean() / np.sqrt(2)), 4),
            "net to 0-ply labels": round(float(np.abs(n - a).mean()), 4),

@@ -311,7 +311,7 @@ def test_truncated_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str
 
 
 def test_rollout_rows_are_the_rollouts_outcomes_by_output() -> None:
-    """rollout_rows: for each position the mean over its games of the outcome row of the side to
+    """rollout_rows: for each position the mean over the NetBot's games of the outcome row of the side to
     roll (a finished game's win, gammon and backgammon flags; a truncated game's net values), the
     games rollout() plays with the same seed: its winning chance is the rows' first column, and its
     points per game the rows' cubeless equity. Bad input: RolloutError quoting it."""
@@ -322,7 +322,7 @@ def test_rollout_rows_are_the_rollouts_outcomes_by_output() -> None:
     net = Net.create("standard", hidden=12, seed=4)
     positions = sample_positions("standard", 30, HeuristicBot(), seed=2)[-3:]
     for truncate in (None, 3):
-        rows = rollout_rows(positions, net, games=36, truncate=truncate, seed=5)
+        rows = rollout_rows(positions, NetBot(net), games=36, truncate=truncate, seed=5)
         assert rows.shape == (3, 5) and ((rows >= 0) & (rows <= 1)).all()
         for j, pos in enumerate(positions):
             r = rollout(pos, Options(games=36, seed=hash_seed(5, j, 3), truncate=truncate, bot=NetBot(net)),
@@ -331,7 +331,9 @@ def test_rollout_rows_are_the_rollouts_outcomes_by_output() -> None:
             assert math.isclose(float(equity(rows[j])), r.points, abs_tol=1e-9)
         if truncate is None:
             assert set(np.unique(rows * 36).round(9)) <= set(range(37))  # counts of whole games
-    assert rollout_rows([], net).shape == (0, 5)
+    assert rollout_rows([], NetBot(net)).shape == (0, 5)
     for kw, shown in (({"games": 0}, "0"), ({"truncate": -2}, "-2"), ({"games": 2.5}, "2.5")):
         with pytest.raises(RolloutError, match=shown):
-            rollout_rows(positions, net, **kw)  # type: ignore[arg-type]
+            rollout_rows(positions, NetBot(net), **kw)  # type: ignore[arg-type]
+    with pytest.raises(RolloutError, match="HeuristicBot"):
+        rollout_rows(positions, HeuristicBot())

@@ -417,27 +417,27 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     return out, vals, who, mover
 
 
-def rollout_rows(positions: Sequence[Position], net: Any = None, *, games: int = 36, truncate: int | None = None,
+def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, truncate: int | None = None,
                  seed: int = 0) -> Any:
-    """The net's outputs as rollouts measure them: for each position before a roll, the mean over
-    ``games`` games of the net's 0-ply :class:`~backgammon_lab.analysis.netbot.NetBot` on both sides
-    of the row of outcomes (win, and with five outputs win gammon, win backgammon, lose gammon, lose
-    backgammon) of its side to roll; a game stopped after ``truncate`` turns counts the net's values
-    there. First rolls stratified (every 36 games see each roll once), the games of position ``j``
-    seeded ``hash_seed(seed, j, 3)``: :func:`rollout` with those options plays the same games. An
-    ``(n, outputs)`` array; supervised targets (:mod:`backgammon_lab.analysis.refine`). Runs in the
-    compiled kernel only.
+    """What rollouts by ``bot``, a :class:`~backgammon_lab.analysis.netbot.NetBot` at 0-ply on both
+    sides, measure of each position before a roll, as rows of its net's outputs: the mean over
+    ``games`` games of the outcome row of the side to roll (win, and with five outputs win gammon,
+    win backgammon, lose gammon, lose backgammon); a game stopped after ``truncate`` turns counts
+    the net's values there. First rolls stratified (every 36 games see each roll once), the games
+    of position ``j`` seeded ``hash_seed(seed, j, 3)``: :func:`rollout` with those options plays the
+    same games. An ``(n, outputs)`` array; supervised targets (:mod:`backgammon_lab.analysis.refine`).
+    Runs in the compiled kernel only.
 
     >>> from backgammon_lab.analysis.nets import Net
-    >>> net = Net.create("minigam", hidden=8, seed=1)
-    >>> rows = rollout_rows(sample_positions("minigam", 2, seed=1), net, games=36, truncate=2)
+    >>> from backgammon_lab.analysis.netbot import NetBot
+    >>> bot = NetBot(Net.create("minigam", hidden=8, seed=1))
+    >>> rows = rollout_rows(sample_positions("minigam", 2, seed=1), bot, games=36, truncate=2)
     >>> rows.shape, bool(((rows >= 0) & (rows <= 1)).all())
     ((2, 1), True)
     """
     import numpy as np
 
     from ..kernels import compiled
-    from .netbot import NetBot
     from .nets import flip
 
     try:
@@ -446,10 +446,11 @@ def rollout_rows(positions: Sequence[Position], net: Any = None, *, games: int =
             truncate = whole_number(truncate, "truncate", 1, error=RolloutError)
     except RolloutError as e:
         raise RolloutError(f"rollout_rows: {e}") from None
+    if not _net_bot(bot) or bot.options.ply != 0:  # type: ignore[attr-defined]
+        raise RolloutError(f"rollout_rows rolls out with a NetBot at 0-ply, not {bot!r}")
     if not compiled():
         raise RolloutError("rollout_rows runs in the compiled kernel: install numba (backgammon_lab[fast]) and "
                            "leave NUMBA_DISABLE_JIT unset")
-    bot = NetBot(net)
     rows = []
     for j, pos in enumerate(positions):
         if pos.is_over:
@@ -467,6 +468,7 @@ def rollout_rows(positions: Sequence[Position], net: Any = None, *, games: int =
                 acc += vals[g] if who[g] == 0 else flip(vals[g])
         rows.append(acc / games)
     if not rows:
+        net = getattr(bot, "net", None)
         return np.zeros((0, len(net.outputs) if net is not None else 1))
     return np.array(rows)
 
