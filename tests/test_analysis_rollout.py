@@ -337,3 +337,17 @@ def test_rollout_rows_are_the_rollouts_outcomes_by_output() -> None:
             rollout_rows(positions, NetBot(net), **kw)  # type: ignore[arg-type]
     with pytest.raises(RolloutError, match="HeuristicBot"):
         rollout_rows(positions, HeuristicBot())
+    # the engine path (a deeper bot takes it; here forced for the 0-ply bot) gives the kernel's rows
+    from backgammon_lab.analysis import rollout as ro
+
+    fast = rollout_rows(positions, NetBot(net), games=12, truncate=4, seed=6)
+    ro.KERNEL_ROLLOUTS = False
+    try:
+        slow = rollout_rows(positions, NetBot(net), games=12, truncate=4, seed=6)
+    finally:
+        ro.KERNEL_ROLLOUTS = True
+    assert np.abs(fast - slow).max() < 1e-12
+    deep = NetBot(net, Options(ply=1))
+    rows = rollout_rows(positions[:1], deep, games=4, truncate=2, seed=6)
+    r = rollout(positions[0], Options(games=4, seed=hash_seed(6, 0, 3), truncate=2, bot=deep), stratify=True)
+    assert math.isclose(rows[0, 0], r.win, abs_tol=1e-12) and rows.shape == (1, 5)

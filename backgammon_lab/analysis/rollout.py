@@ -419,14 +419,15 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
 
 def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, truncate: int | None = None,
                  seed: int = 0) -> Any:
-    """What rollouts by ``bot``, a :class:`~backgammon_lab.analysis.netbot.NetBot` at 0-ply on both
-    sides, measure of each position before a roll, as rows of its net's outputs: the mean over
-    ``games`` games of the outcome row of the side to roll (win, and with five outputs win gammon,
-    win backgammon, lose gammon, lose backgammon); a game stopped after ``truncate`` turns counts
-    the net's values there. First rolls stratified (every 36 games see each roll once), the games
-    of position ``j`` seeded ``hash_seed(seed, j, 3)``: :func:`rollout` with those options plays the
+    """What rollouts by ``bot``, a :class:`~backgammon_lab.analysis.netbot.NetBot` on both sides,
+    measure of each position before a roll, as rows of its net's outputs: the mean over ``games``
+    games of the outcome row of the side to roll (win, and with five outputs win gammon, win
+    backgammon, lose gammon, lose backgammon); a game stopped after ``truncate`` turns counts the
+    net's values there. First rolls stratified (every 36 games see each roll once), the games of
+    position ``j`` seeded ``hash_seed(seed, j, 3)``: :func:`rollout` with those options plays the
     same games. An ``(n, outputs)`` array; supervised targets (:mod:`backgammon_lab.analysis.refine`).
-    Runs in the compiled kernel only.
+    A bot at 0-ply plays in the compiled kernel, a deeper one (a stronger policy to learn from) on
+    the engine.
 
     >>> from backgammon_lab.analysis.nets import Net
     >>> from backgammon_lab.analysis.netbot import NetBot
@@ -446,26 +447,38 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
             truncate = whole_number(truncate, "truncate", 1, error=RolloutError)
     except RolloutError as e:
         raise RolloutError(f"rollout_rows: {e}") from None
-    if not _net_bot(bot) or bot.options.ply != 0:  # type: ignore[attr-defined]
-        raise RolloutError(f"rollout_rows rolls out with a NetBot at 0-ply, not {bot!r}")
-    if not compiled():
-        raise RolloutError("rollout_rows runs in the compiled kernel: install numba (backgammon_lab[fast]) and "
-                           "leave NUMBA_DISABLE_JIT unset")
+    if not _net_bot(bot):
+        raise RolloutError(f"rollout_rows rolls out with a NetBot, not {bot!r}")
+    nb: Any = bot
+    fast = KERNEL_ROLLOUTS and nb.options.ply == 0 and compiled()
     rows = []
     for j, pos in enumerate(positions):
         if pos.is_over:
             raise RolloutError(f"rollout_rows values positions before a roll, not a finished game: {pos}")
+        net = nb.net_for(pos.variant)
         template = position_state(pos)
-        out, vals, who, _mover = _kernel_run(template, bot, hash_seed(seed, j, 3), 0, games, True, truncate, games)
-        k = vals.shape[1]
-        acc = np.zeros(k)
-        for g, p in enumerate(out.tolist()):
+        s = hash_seed(seed, j, 3)
+        acc = np.zeros(len(net.outputs))
+        if fast:
+            out, vals, who, _mover = _kernel_run(template, bot, s, 0, games, True, truncate, games)
+            ends = [(p, vals[g] if who[g] == 0 else flip(vals[g])) for g, p in enumerate(out.tolist())]
+        else:
+            ends = []
+            for i in range(games):
+                bots = {pos.turn: bot.seeded(hash_seed(s, i, 1)), other(pos.turn): bot.seeded(hash_seed(s, i, 2))}
+                end = play_out(template, bots, _game_rng(s, i), first=first_rolls(s, i, games), turns=truncate)
+                if end.phase is Phase.OVER:
+                    ends.append((end.points if end.winner == pos.turn else -end.points, None))
+                else:
+                    v = net.evaluate_position(end.position)
+                    ends.append((0, v if end.position.turn == pos.turn else flip(v)))
+        for p, v in ends:
             if p:
                 acc[0] += p > 0
-                if k == 5:
+                if len(acc) == 5:
                     acc[1:] += (p >= 2, p >= 3, p <= -2, p <= -3)
             else:
-                acc += vals[g] if who[g] == 0 else flip(vals[g])
+                acc += v
         rows.append(acc / games)
     if not rows:
         net = getattr(bot, "net", None)
