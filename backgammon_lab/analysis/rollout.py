@@ -271,6 +271,15 @@ def _values_of(evaluator: Any, state: TurnState, player: Player) -> tuple[float,
 Job = tuple[TurnState, Bot, Bot, Player, int, int, int, bool, int | None, Any, int]
 
 
+def _engine_game(template: TurnState, bot: Bot, opp_bot: Bot, player: Player, seed: int, i: int, stratify: bool,
+                 truncate: int | None, games: int) -> TurnState:
+    """Game ``i`` of a rollout on the engine, played to its end (or truncation): its dice, its bots'
+    seeds and its stratified first rolls as the rollout seeded ``seed`` gives them."""
+    bots = {player: bot.seeded(hash_seed(seed, i, 1)), other(player): opp_bot.seeded(hash_seed(seed, i, 2))}
+    first = first_rolls(seed, i, games) if stratify else ()
+    return play_out(template, bots, _game_rng(seed, i), first=first, turns=truncate)
+
+
 def _run_games(args: Job) -> list[tuple[float, float, int]]:
     """(win, points, outcome) of ``player`` for games ``lo..hi-1``; ``outcome`` is the points won
     (negative when lost) of a finished game, 0 for a truncated one. Games of the net's 0-ply
@@ -281,9 +290,7 @@ def _run_games(args: Job) -> list[tuple[float, float, int]]:
         return fast
     out = []
     for i in range(lo, hi):
-        bots = {player: bot.seeded(hash_seed(seed, i, 1)), other(player): opp_bot.seeded(hash_seed(seed, i, 2))}
-        first = first_rolls(seed, i, games) if stratify else ()
-        end = play_out(template, bots, _game_rng(seed, i), first=first, turns=truncate)
+        end = _engine_game(template, bot, opp_bot, player, seed, i, stratify, truncate, games)
         if end.phase is Phase.OVER:
             pts = end.points if end.winner == player else -end.points
             out.append((1.0 if pts > 0 else 0.0, float(pts), pts))
@@ -465,8 +472,7 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
         else:
             ends = []
             for i in range(games):
-                bots = {pos.turn: bot.seeded(hash_seed(s, i, 1)), other(pos.turn): bot.seeded(hash_seed(s, i, 2))}
-                end = play_out(template, bots, _game_rng(s, i), first=first_rolls(s, i, games), turns=truncate)
+                end = _engine_game(template, bot, bot, pos.turn, s, i, True, truncate, games)
                 if end.phase is Phase.OVER:
                     ends.append((end.points if end.winner == pos.turn else -end.points, None))
                 else:
