@@ -35,6 +35,12 @@ Variance reduction (as GNU Backgammon does it; off by default, on in hints)
     :class:`~backgammon_lab.analysis.netbot.NetBot`, else the variant's shipped net): its winning
     chance and cubeless equity count in place of a result.
 
+    ``luck=True``: each game's result less the luck of its rolls (:class:`Luck`): for every roll,
+    the value of the best play with the dice rolled less the average of that over the 21 rolls, by
+    the same evaluator at 0-ply. The luck averages exactly zero over the dice, so the expectation
+    is the same; with a good net the spread is several times smaller (GNU Backgammon's variance
+    reduction). ``win`` and ``points`` may then stray a little outside their ranges in small rollouts.
+
     ``RolloutResult.plain_stderr`` is the error a plain rollout of the same number of games would
     have at this winning chance (``sqrt(win (1 - win) / games)``), for comparison.
 """
@@ -44,7 +50,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,7 +65,7 @@ from .options import Options, as_options
 from .table import Table, fmt_prob
 
 __all__ = ["rollout", "RolloutResult", "play_out", "sample_positions", "turn_state", "RolloutError", "first_rolls",
-           "hash_seed", "close_pool", "rollout_rows"]
+           "hash_seed", "close_pool", "rollout_rows", "Luck"]
 
 #: A game longer than this many actions is stopped and counted as a loss for both (never seen).
 MAX_ACTIONS = 20000
@@ -77,13 +83,16 @@ class RolloutError(AnalysisError):
 
 def play_out(state: TurnState, bots: dict[Player, Bot], rng: random.Random,
              max_actions: int = MAX_ACTIONS, *, first: Sequence[tuple[int, int]] = (),
-             turns: int | None = None) -> TurnState:
+             turns: int | None = None, on_roll: Callable[[TurnState, tuple[int, int]], None] | None = None
+             ) -> TurnState:
     """Play ``state`` to the end on the bare engine: dice from ``rng`` (drawn as
     :meth:`Game.roll <backgammon_lab.game.Game.roll>` draws them), decisions from ``bots[player]``.
 
     ``first``: the dice of the first rolls, in order (stratified rollouts), before ``rng`` takes over.
     ``turns``: stop at the start of a turn once that many turns have begun and ended, and return
     that state (phase ``roll``; a finished game returns phase ``over`` as always).
+    ``on_roll(state, dice)``: called with each roll of a side about to roll (phase ``roll``, a
+    Mexican chain's re-rolls among them; not the opening's) and the dice it gets (luck, below).
     """
     randint = rng.randint
     forced = list(first)
@@ -94,6 +103,8 @@ def play_out(state: TurnState, bots: dict[Player, Bot], rng: random.Random,
         a, b = forced.pop(0) if forced else (randint(1, 6), randint(1, 6))
         if st.phase is Phase.ROLL and not st.reroll or st.phase is Phase.OPENING and a != b:
             begun += 1
+        if on_roll is not None and st.phase is Phase.ROLL:
+            on_roll(st, (a, b))
         return a, b
 
     def until(st: TurnState) -> bool:
@@ -187,11 +198,12 @@ class RolloutResult:
     truncated: int = 0
     plain_stderr: float = 0.0
     samples: tuple[tuple[float, float], ...] = field(default=(), repr=False, compare=False)
+    luck: bool = False
 
     @property
     def reduced(self) -> bool:
-        """True when variance reduction (stratified dice or truncation) was used."""
-        return self.stratified or self.truncate is not None
+        """True when variance reduction (stratified dice, truncation or luck) was used."""
+        return self.stratified or self.truncate is not None or self.luck
 
     def interval(self, z: float = 1.96) -> tuple[float, float]:
         """The normal-approximation confidence interval of ``win`` (95% by default)."""
@@ -208,7 +220,8 @@ class RolloutResult:
             how = ", ".join(([f"first rolls stratified ({1296 if self.games >= 1296 else 36} outcomes)"]
                              if self.stratified else [])
                             + ([f"truncated after {self.truncate} turns ({self.truncated} games)"]
-                               if self.truncate is not None else []))
+                               if self.truncate is not None else [])
+                            + (["each roll's luck taken off"] if self.luck else []))
             rows += [["variance reduction", how], ["plain rollout's error", f"± {fmt_prob(self.plain_stderr, 2)}"]]
         return Table(["rollout", "value"], rows, title=f"Rollout for {self.player} ({self.bot}, seed {self.seed})")
 
@@ -225,7 +238,7 @@ class RolloutResult:
                                "seed": self.seed, "bot": self.bot}
         if self.reduced:
             out.update(stratified=self.stratified, truncate=self.truncate, truncated=self.truncated,
-                       plain_stderr=self.plain_stderr)
+                       plain_stderr=self.plain_stderr, luck=self.luck)
         return out
 
 
@@ -268,35 +281,93 @@ def _values_of(evaluator: Any, state: TurnState, player: Player) -> tuple[float,
     return w, 2.0 * w - 1.0
 
 
-Job = tuple[TurnState, Bot, Bot, Player, int, int, int, bool, int | None, Any, int]
+Job = tuple[TurnState, Bot, Bot, Player, int, int, int, bool, int | None, Any, int, Any]
+
+#: The 21 rolls as (low die, high die), and how often each comes in 36.
+_ROLLS21: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+_WEIGHTS21: tuple[float, ...] = tuple((1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS21)
+
+
+class Luck:
+    """The luck of the rolls of a game for ``player``, as an evaluator measures it, summed.
+
+    The luck of a roll is the value (a row of the evaluator's outputs, for ``player``) of the best
+    play with the dice rolled, less the average of that over the 21 rolls, each as often as it comes
+    in 36: the search's :meth:`~backgammon_lab.analysis.search.Evaluator.dice_value` at 0-ply. Its
+    expectation over the dice is exactly zero whatever the evaluator, so a game's result less the
+    luck of its rolls has the same expectation and, with a good evaluator, much less spread: GNU
+    Backgammon's variance reduction. Made with a net or a solved table (a search ``Evaluator`` is
+    built from it once per process).
+    """
+
+    def __init__(self, evaluator: Any, player: Player) -> None:
+        from .search import Evaluator
+
+        self.evaluator = evaluator if hasattr(evaluator, "dice_value") else (
+            Evaluator(table=evaluator) if hasattr(evaluator, "value_board_after") else Evaluator(evaluator))
+        self.player = player
+        self.total: Any = 0.0
+
+    def roll(self, state: TurnState, dice: tuple[int, int]) -> None:
+        """Add the luck of ``dice`` rolled at ``state`` (a side about to roll)."""
+        import numpy as np
+
+        from .nets import flip
+
+        pos = state.position
+        rows = [self.evaluator.dice_value(pos, k, 0) for k in _ROLLS21]
+        if pos.turn != self.player:
+            rows = [flip(r) for r in rows]
+        got = rows[_ROLLS21.index((min(dice), max(dice)))]
+        self.total = self.total + (got - np.asarray(_WEIGHTS21) @ np.asarray(rows))
+
+    @property
+    def win(self) -> float:
+        """The luck in winning chance."""
+        return 0.0 if isinstance(self.total, float) else float(self.total[0])
+
+    @property
+    def equity(self) -> float:
+        """The luck in cubeless equity (points per game)."""
+        from .nets import equity
+
+        # equity() of a row of differences: its constant (-1, from 2 win - 1) cancels out
+        return 0.0 if isinstance(self.total, float) else float(equity(self.total)) + 1.0
 
 
 def _engine_game(template: TurnState, bot: Bot, opp_bot: Bot, player: Player, seed: int, i: int, stratify: bool,
-                 truncate: int | None, games: int) -> TurnState:
+                 truncate: int | None, games: int, luck: Luck | None = None) -> TurnState:
     """Game ``i`` of a rollout on the engine, played to its end (or truncation): its dice, its bots'
-    seeds and its stratified first rolls as the rollout seeded ``seed`` gives them."""
+    seeds and its stratified first rolls as the rollout seeded ``seed`` gives them. ``luck`` adds up
+    the luck of its rolls."""
     bots = {player: bot.seeded(hash_seed(seed, i, 1)), other(player): opp_bot.seeded(hash_seed(seed, i, 2))}
     first = first_rolls(seed, i, games) if stratify else ()
-    return play_out(template, bots, _game_rng(seed, i), first=first, turns=truncate)
+    return play_out(template, bots, _game_rng(seed, i), first=first, turns=truncate,
+                    on_roll=None if luck is None else luck.roll)
 
 
 def _run_games(args: Job) -> list[tuple[float, float, int]]:
     """(win, points, outcome) of ``player`` for games ``lo..hi-1``; ``outcome`` is the points won
     (negative when lost) of a finished game, 0 for a truncated one. Games of the net's 0-ply
     :class:`~backgammon_lab.analysis.netbot.NetBot` run in the compiled kernel (:func:`_kernel_games`)."""
-    template, bot, opp_bot, player, seed, lo, hi, stratify, truncate, evaluator, games = args
+    template, bot, opp_bot, player, seed, lo, hi, stratify, truncate, evaluator, games, luck_by = args
     fast = _kernel_games(args)
     if fast is not None:
         return fast
     out = []
+    by = None if luck_by is None else Luck(luck_by, player).evaluator  # one search evaluator for the games
     for i in range(lo, hi):
-        end = _engine_game(template, bot, opp_bot, player, seed, i, stratify, truncate, games)
+        luck = None if by is None else Luck(by, player)
+        end = _engine_game(template, bot, opp_bot, player, seed, i, stratify, truncate, games, luck)
         if end.phase is Phase.OVER:
             pts = end.points if end.winner == player else -end.points
-            out.append((1.0 if pts > 0 else 0.0, float(pts), pts))
+            w, e = (1.0 if pts > 0 else 0.0), float(pts)
         else:
             w, e = _values_of(evaluator, end, player)
-            out.append((w, e, 0))
+            pts = 0
+        if luck is not None:
+            w, e = w - luck.win, e - luck.equity
+        out.append((w, e, pts))
     return out
 
 
@@ -346,10 +417,10 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
     sides, truncated games valued by another evaluator than the bot's net, or numba missing or
     disabled)."""
-    template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, evaluator, games = args
+    template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, evaluator, games, luck_by = args
     bot: Any = a_bot  # a NetBot, once checked
     opp_bot: Any = b_bot
-    if not KERNEL_ROLLOUTS or not _net_bot(bot) or bot.options.ply != 0:
+    if not KERNEL_ROLLOUTS or not _net_bot(bot) or bot.options.ply != 0 or luck_by is not None:
         return None
     if truncate is not None and evaluator is not bot.net_for(template.variant):
         return None
@@ -425,7 +496,7 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
 
 
 def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, truncate: int | None = None,
-                 seed: int = 0) -> Any:
+                 seed: int = 0, luck: bool = False) -> Any:
     """What rollouts by ``bot``, a :class:`~backgammon_lab.analysis.netbot.NetBot` on both sides,
     measure of each position before a roll, as rows of its net's outputs: the mean over ``games``
     games of the outcome row of the side to roll (win, and with five outputs win gammon, win
@@ -434,7 +505,8 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
     position ``j`` seeded ``hash_seed(seed, j, 3)``: :func:`rollout` with those options plays the
     same games. An ``(n, outputs)`` array; supervised targets (:mod:`backgammon_lab.analysis.refine`).
     A bot at 0-ply plays in the compiled kernel, a deeper one (a stronger policy to learn from) on
-    the engine.
+    the engine. ``luck``: each game's row less the luck of its rolls by the bot's net
+    (:class:`Luck`; several times less noise, the same expectation), on the engine.
 
     >>> from backgammon_lab.analysis.nets import Net
     >>> from backgammon_lab.analysis.netbot import NetBot
@@ -457,7 +529,7 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
     if not _net_bot(bot):
         raise RolloutError(f"rollout_rows rolls out with a NetBot, not {bot!r}")
     nb: Any = bot
-    fast = KERNEL_ROLLOUTS and nb.options.ply == 0 and compiled()
+    fast = KERNEL_ROLLOUTS and nb.options.ply == 0 and compiled() and not luck
     rows = []
     for j, pos in enumerate(positions):
         if pos.is_over:
@@ -466,18 +538,22 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
         template = position_state(pos)
         s = hash_seed(seed, j, 3)
         acc = np.zeros(len(net.outputs))
+        by = Luck(net, pos.turn).evaluator if luck else None
         if fast:
             out, vals, who, _mover = _kernel_run(template, bot, s, 0, games, True, truncate, games)
             ends = [(p, vals[g] if who[g] == 0 else flip(vals[g])) for g, p in enumerate(out.tolist())]
         else:
             ends = []
             for i in range(games):
-                end = _engine_game(template, bot, bot, pos.turn, s, i, True, truncate, games)
+                tally = None if by is None else Luck(by, pos.turn)
+                end = _engine_game(template, bot, bot, pos.turn, s, i, True, truncate, games, tally)
                 if end.phase is Phase.OVER:
                     ends.append((end.points if end.winner == pos.turn else -end.points, None))
                 else:
                     v = net.evaluate_position(end.position)
                     ends.append((0, v if end.position.turn == pos.turn else flip(v)))
+                if tally is not None:
+                    acc -= tally.total
         for p, v in ends:
             if p:
                 acc[0] += p > 0
@@ -527,7 +603,8 @@ def _truncation_evaluator(choice: Any, bot: Bot, state: TurnState) -> Any:
 
 
 def rollout(start: Position | Game | TurnState, options: Options | None = None, *, opponent: Bot | None = None,
-            player: Player | None = None, stratify: bool = False, chunk: int | None = None) -> RolloutResult:
+            player: Player | None = None, stratify: bool = False, luck: bool = False, chunk: int | None = None
+            ) -> RolloutResult:
     """Play ``start`` out and return the winning chance of the side to act.
 
     ``start`` is a Position (its ``turn`` rolls next), a Game or an engine state at any point; a
@@ -542,7 +619,8 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
 
     Variance reduction (module docstring): ``stratify`` the first rolls over the 36 (from 1,296
     games, 1,296) outcomes; the options' ``truncate`` stops each game after that many turns, valued
-    by their ``evaluator``.
+    by their ``evaluator``; ``luck`` takes each roll's luck, as that evaluator measures it, off
+    each game's result (:class:`Luck`; the games then run on the engine, not in the kernel).
     """
     options = as_options(options)
     games = options.games if options.games is not None else DEFAULT_GAMES
@@ -559,7 +637,9 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
     evaluator = _truncation_evaluator(options.evaluator, bot, template) if truncate is not None else None
     spread = executor is not None or workers > 1
     size = chunk or max(1, min(100, games // (8 * (workers if executor is None else 2)) or 1))
-    jobs: list[Job] = [(template, bot, opp_bot, player, seed, lo, hi, bool(stratify), truncate, evaluator, games)
+    luck_by = _truncation_evaluator(options.evaluator, bot, template) if luck else None
+    jobs: list[Job] = [(template, bot, opp_bot, player, seed, lo, hi, bool(stratify), truncate, evaluator, games,
+                        luck_by)
                        for lo, hi in _chunks(games, size)]
     from tqdm.auto import tqdm
 
@@ -587,7 +667,7 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
                 close_pool(pool, finished=done)
     finally:
         bar.close()
-    return _summarise(results, player, seed, bot, bool(stratify), truncate)
+    return _summarise(results, player, seed, bot, bool(stratify), truncate, bool(luck))
 
 
 def close_pool(pool: ProcessPoolExecutor, *, finished: bool) -> None:
@@ -639,7 +719,7 @@ def stratified_stderr(values: Sequence[float], strata: int = 36) -> float:
 
 
 def _summarise(results: Sequence[tuple[float, float, int]], player: Player, seed: int, bot: Bot,
-               stratify: bool, truncate: int | None) -> RolloutResult:
+               stratify: bool, truncate: int | None, luck: bool = False) -> RolloutResult:
     n = len(results)
     wins = sum(1 for _, _, o in results if o > 0)
     wvals = [w for w, _, _ in results]
@@ -657,10 +737,10 @@ def _summarise(results: Sequence[tuple[float, float, int]], player: Player, seed
     plain = math.sqrt(max(win * (1 - win), 0.0) / n)
     if stratify:
         stderr, pstderr = stratified_stderr(wvals), stratified_stderr(pvals)
-    elif truncate is not None:
+    elif truncate is not None or luck:
         stderr, pstderr = stratified_stderr(wvals, 1), stratified_stderr(pvals, 1)
     else:
         var = sum((x - mean) ** 2 for x in pvals) / (n - 1) if n > 1 else 0.0
         stderr, pstderr = plain, math.sqrt(var / n)
     return RolloutResult(player, n, wins, win, stderr, mean, pstderr, seed, name, dict(sorted(outcomes.items())),
-                         stratify, truncate, truncated, plain, tuple((w, p) for w, p, _ in results))
+                         stratify, truncate, truncated, plain, tuple((w, p) for w, p, _ in results), luck)
