@@ -227,7 +227,7 @@ def test_sample_positions_are_seeded_positions_before_a_roll() -> None:
             sample_positions("minigam", n, explore=explore)  # type: ignore[arg-type]
 
 
-def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, **kw: object
+def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, luck: bool = False, **kw: object
                        ) -> tuple[RolloutResult, RolloutResult]:
     """The same rollout in the compiled kernel and on the engine path (and the kernel did run)."""
     from backgammon_lab.analysis import rollout as ro
@@ -244,10 +244,10 @@ def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, **
 
     ro._kernel_games = spy  # type: ignore[assignment]
     try:
-        fast = rollout(start, options, stratify=stratify)  # type: ignore[arg-type]
+        fast = rollout(start, options, stratify=stratify, luck=luck)  # type: ignore[arg-type]
         assert ran and all(ran), "the kernel path did not run"
         ro.KERNEL_ROLLOUTS = False
-        slow = rollout(start, options, stratify=stratify)  # type: ignore[arg-type]
+        slow = rollout(start, options, stratify=stratify, luck=luck)  # type: ignore[arg-type]
     finally:
         ro.KERNEL_ROLLOUTS = True
         ro._kernel_games = kernel_games  # type: ignore[assignment]
@@ -447,3 +447,42 @@ def test_perfect_play_less_its_luck_is_the_exact_value(table3) -> None:
     assert plain.stderr > 0.03 and r.wins == plain.wins
     assert all(abs(w - exact) < 1e-9 and abs(p - (2 * exact - 1)) < 1e-9 for w, p in r.samples)
     assert r.stderr < 1e-9 and abs(r.win - exact) < 1e-9
+
+
+@pytest.mark.parametrize("variant", ["standard", "mexican", "minigam"])
+def test_luck_in_the_kernel_is_the_engine_paths(variant: str) -> None:
+    """The kernel takes each roll's luck off as Luck does on the engine (the net's 0-ply NetBot, its
+    own net measuring): the samples agree game by game within 1e-9, from the opening, before a roll,
+    with dice to play, in a Mexican chain's re-roll and in a bear-off race, truncated or played out;
+    rollout_rows(luck=True) gives the engine path's rows. Another evaluator takes the engine path."""
+    from backgammon_lab.analysis import rollout as ro
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import Net
+
+    v = find_variant(variant)
+    net = Net.create(v, hidden=12, seed=5)
+    bot = NetBot(net)
+    mid = sample_positions(v, 25, HeuristicBot(), seed=3)[-1]
+    starts: list[object] = [start_state(v), mid, advance(position_state(mid), RollDice(Roll(6, 1)))[0]]
+    if v.mexican:
+        doubles = advance(position_state(mid), RollDice(Roll(3, 3)))[0]
+        again = advance(doubles, MakePlay(doubles.legal_actions()[0]))[0]
+        starts.append(again)
+    if v.name == "standard":
+        starts.append(Position.from_string("standard/w/6x3,5x3,4x2/6x4,5x3,2"))
+    for i, start in enumerate(starts):
+        for truncate in (None, 3):
+            fast, slow = _engine_and_kernel(start, bot, games=6, seed=3 * i + 1, stratify=True, luck=True,
+                                            truncate=truncate)
+            assert fast.luck and slow.luck and fast.outcomes == slow.outcomes and fast.wins == slow.wins
+            assert np.abs(np.array(fast.samples) - np.array(slow.samples)).max() < 1e-9
+    positions = [mid, *sample_positions(v, 40, HeuristicBot(), seed=8)[-2:]]
+    fast_rows = ro.rollout_rows(positions, bot, games=8, truncate=2, seed=4, luck=True)
+    ro.KERNEL_ROLLOUTS = False
+    try:
+        slow_rows = ro.rollout_rows(positions, bot, games=8, truncate=2, seed=4, luck=True)
+    finally:
+        ro.KERNEL_ROLLOUTS = True
+    assert np.abs(fast_rows - slow_rows).max() < 1e-9
+    other = Net.create(v, hidden=12, seed=6)
+    assert ro._kernel_games((position_state(mid), bot, bot, mid.turn, 1, 0, 2, True, None, None, 2, other)) is None

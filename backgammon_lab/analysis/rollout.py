@@ -329,10 +329,7 @@ class Luck:
     @property
     def equity(self) -> float:
         """The luck in cubeless equity (points per game)."""
-        from .nets import equity
-
-        # equity() of a row of differences: its constant (-1, from 2 win - 1) cancels out
-        return 0.0 if isinstance(self.total, float) else float(equity(self.total)) + 1.0
+        return 0.0 if isinstance(self.total, float) else _equity_difference(self.total)
 
 
 def _engine_game(template: TurnState, bot: Bot, opp_bot: Bot, player: Player, seed: int, i: int, stratify: bool,
@@ -420,9 +417,11 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, evaluator, games, luck_by = args
     bot: Any = a_bot  # a NetBot, once checked
     opp_bot: Any = b_bot
-    if not KERNEL_ROLLOUTS or not _net_bot(bot) or bot.options.ply != 0 or luck_by is not None:
+    if not KERNEL_ROLLOUTS or not _net_bot(bot) or bot.options.ply != 0:
         return None
     if truncate is not None and evaluator is not bot.net_for(template.variant):
+        return None
+    if luck_by is not None and not _kernel_luck(bot, luck_by, template):
         return None
     if opp_bot is not bot and (not _net_bot(opp_bot) or opp_bot.options.ply != 0 or opp_bot.net is not bot.net
                                or opp_bot.lookahead != bot.lookahead or opp_bot.shortlist != bot.shortlist):
@@ -433,26 +432,53 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
         return None
     if template.phase is Phase.OPENING and template.position.turn != "white":
         return None
-    run = _kernel_run(template, bot, seed, lo, hi, stratify, truncate, games)
-    out, vals, who, mover = run
+    out, vals, who, mover, lucks = _kernel_run(template, bot, seed, lo, hi, stratify, truncate, games,
+                                               luck_by is not None)
     from .nets import equity, flip
 
     res: list[tuple[float, float, int]] = []
     for g, p in enumerate(out.tolist()):
         if p:
             p = p if mover == player else -p
-            res.append((1.0 if p > 0 else 0.0, float(p), p))
+            w, e = (1.0 if p > 0 else 0.0), float(p)
         else:  # truncated: valued as _values_of values it, for the side to roll there
             row = vals[g] if (mover == player) == (who[g] == 0) else flip(vals[g])
-            res.append((float(row[0]), float(equity(row)), 0))
+            w, e = float(row[0]), float(equity(row))
+        if luck_by is not None:  # the kernel's luck is the mover's; Luck's, player's
+            d = lucks[g] if mover == player else _other_side(lucks[g])
+            w, e = w - float(d[0]), e - _equity_difference(d)
+        res.append((w, e, p))
     return res
 
 
+def _other_side(d: Any) -> Any:
+    """A difference of two rows of values (a luck) in the other side's eye: flip's linear part."""
+    from .nets import flip
+
+    return flip(d) - flip(0.0 * d)
+
+
+def _equity_difference(d: Any) -> float:
+    """The cubeless equity of a difference of two rows of values (equity's constant cancels)."""
+    from .nets import equity
+
+    return float(equity(d)) + 1.0
+
+
+def _kernel_luck(bot: Any, luck_by: Any, template: TurnState) -> bool:
+    """True when the kernel measures the luck as :class:`Luck` does: by the bot's own net, with the
+    search's default Mexican look-up (the Luck's evaluator's)."""
+    from .search import SHORTLIST
+
+    return luck_by is bot.net_for(template.variant) and bool(bot.lookahead) and bot.shortlist == SHORTLIST
+
+
 def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stratify: bool, truncate: int | None,
-                games: int) -> tuple[Any, Any, Any, Player]:
+                games: int, luck: bool = False) -> tuple[Any, Any, Any, Player, Any]:
     """Games ``lo..hi-1`` of a rollout of ``bot`` (a NetBot at 0-ply on both sides) in the kernel:
-    ``(out, vals, who, mover)`` as ``rollout_games`` leaves them (points won by ``mover``, the
-    side to act at the start; the truncated games' value rows and whose they are)."""
+    ``(out, vals, who, mover, lucks)`` as ``rollout_games`` leaves them (points won by ``mover``,
+    the side to act at the start; the truncated games' value rows and whose they are; with
+    ``luck``, each game's luck for ``mover`` by the bot's net, as :class:`Luck` sums it)."""
     import numpy as np
 
     from . import bearoff
@@ -484,6 +510,7 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
             forced[g, j] = (d1, d2)
     out = np.zeros(hi - lo, np.int64)
     vals = np.zeros((hi - lo, nout))
+    lucks = np.zeros((hi - lo, nout))
     who = np.zeros(hi - lo, np.int64)
     board = np.array(pos.board(), np.int8)
     off = int(pos.off[1 if pos.turn == "white" else 0])
@@ -491,8 +518,9 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     fresh = ph is Phase.ROLL and not template.reroll  # the first roll begins a turn (play_out's count)
     k.rollout_games(board, off, _PHASE_CODES[ph], roll.first if roll is not None else 0,
                     roll.second if roll is not None else 0, bool(template.named), fresh, mts, forced, nforced,
-                    bot.lookahead, bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, truncate or 0, out, vals, who)
-    return out, vals, who, mover
+                    bot.lookahead, bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, truncate or 0, out, vals, who,
+                    luck, lucks)
+    return out, vals, who, mover, lucks
 
 
 def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, truncate: int | None = None,
@@ -506,7 +534,7 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
     same games. An ``(n, outputs)`` array; supervised targets (:mod:`backgammon_lab.analysis.refine`).
     A bot at 0-ply plays in the compiled kernel, a deeper one (a stronger policy to learn from) on
     the engine. ``luck``: each game's row less the luck of its rolls by the bot's net
-    (:class:`Luck`; several times less noise, the same expectation), on the engine.
+    (:class:`Luck`; several times less noise, the same expectation).
 
     >>> from backgammon_lab.analysis.nets import Net
     >>> from backgammon_lab.analysis.netbot import NetBot
@@ -529,7 +557,7 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
     if not _net_bot(bot):
         raise RolloutError(f"rollout_rows rolls out with a NetBot, not {bot!r}")
     nb: Any = bot
-    fast = KERNEL_ROLLOUTS and nb.options.ply == 0 and compiled() and not luck
+    fast = KERNEL_ROLLOUTS and nb.options.ply == 0 and compiled()
     rows = []
     for j, pos in enumerate(positions):
         if pos.is_over:
@@ -538,11 +566,12 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
         template = position_state(pos)
         s = hash_seed(seed, j, 3)
         acc = np.zeros(len(net.outputs))
-        by = Luck(net, pos.turn).evaluator if luck else None
-        if fast:
-            out, vals, who, _mover = _kernel_run(template, bot, s, 0, games, True, truncate, games)
+        if fast and (not luck or _kernel_luck(nb, net, template)):
+            out, vals, who, _mover, lucks = _kernel_run(template, bot, s, 0, games, True, truncate, games, luck)
             ends = [(p, vals[g] if who[g] == 0 else flip(vals[g])) for g, p in enumerate(out.tolist())]
+            acc -= lucks.sum(0)
         else:
+            by = Luck(net, pos.turn).evaluator if luck else None
             ends = []
             for i in range(games):
                 tally = None if by is None else Luck(by, pos.turn)
@@ -620,7 +649,7 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
     Variance reduction (module docstring): ``stratify`` the first rolls over the 36 (from 1,296
     games, 1,296) outcomes; the options' ``truncate`` stops each game after that many turns, valued
     by their ``evaluator``; ``luck`` takes each roll's luck, as that evaluator measures it, off
-    each game's result (:class:`Luck`; the games then run on the engine, not in the kernel).
+    each game's result (:class:`Luck`; in the kernel too when the bot's net measures it).
     """
     options = as_options(options)
     games = options.games if options.games is not None else DEFAULT_GAMES

@@ -1682,8 +1682,38 @@ def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, boa
 
 
 @njit
+def roll_luck(b, opp_off, d1, d2, mine, look, sl, net, ws, sc, K, db, row, board, acc):
+    \"\"\"rollout.Luck.roll in the kernel: add to acc the luck of the roll d1-d2 of the side to act at
+    b, for it (mine) or for its opponent: the values (in that side's eye) of the best play of the
+    dice rolled, less their average over the 21 rolls (low die first, as the search is asked), each
+    by the analysis search at 0-ply (the exact race values in a race).\"\"\"
+    mean = np.zeros(K)
+    got = np.zeros(K)
+    fr = np.empty(K)
+    lo = min(d1, d2)
+    hi = max(d1, d2)
+    for a in range(1, 7):
+        for c in range(a, 7):
+            if RACES and is_race(b):
+                race_best(b, opp_off, a, c, False, db, ws, row, board)
+            else:
+                best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
+            if mine:
+                fr[:] = row
+            else:
+                flip(row, fr)
+            w = (1.0 if a == c else 2.0) / 36.0
+            for q in range(K):
+                mean[q] += w * fr[q]
+            if a == lo and c == hi:
+                got[:] = fr
+    for q in range(K):
+        acc[q] += got[q] - mean[q]
+
+
+@njit
 def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced, look, sl, net, ws, sc, K, db, memo,
-                  turns, out, vals, who):
+                  turns, out, vals, who, luck, lucks):
     \"\"\"Whole games from one state (b0 in the eye of the side to act, off0 its opponent's
     checkers off; phase0 0 roll, 1 play a0-c0 (named0), 2 name, 3 keep or re-roll a0-c0, 4 the
     opening), one a row of mts (random.Random states) and of forced (the first nforced rolls, as
@@ -1697,7 +1727,10 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
     that is not a re-roll of the same turn (fresh0: the start, in phase 0, begins one) or with the
     opening's first roll that is not doubles; at the start of a turn once turns of them have begun,
     the game stops with out[g] = 0, vals[g] the net's values of the side to roll there
-    (Net.evaluate_position) and who[g] that side (0 the side to act at the start, 1 the other).\"\"\"
+    (Net.evaluate_position) and who[g] that side (0 the side to act at the start, 1 the other).
+
+    luck: lucks[g] gets the luck of game g's rolls (not the opening's) for the side to act at the
+    start, as rollout.Luck sums it (roll_luck).\"\"\"
     b = np.empty(W, np.int8)
     nb = np.empty(W, np.int8)
     row = np.empty(K)
@@ -1749,6 +1782,8 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
                 else:
                     if newturn:
                         begun += 1
+                    if luck:
+                        roll_luck(b, opp_off, d1, d2, side == 0, look, sl, net, ws, sc, K, db, row, board, lucks[g])
                     a = d1
                     c = d2
                     phase = 1
