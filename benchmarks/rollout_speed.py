@@ -1,7 +1,7 @@
 """Rollout speed with the net's 0-ply bot (issue 18): games in the compiled kernel, in one run.
 
     python benchmarks/rollout_speed.py [--games 100 400 1600] [--workers] [--dask] [--engine 20]
-                                       [--truncate 3 7]
+                                       [--truncate 3 7] [--luck]
 
 Rows, for standard and Mexican Backgammon from the start position, ``NetBot()`` (the shipped net,
 0-ply) on both sides, the public call ``rollout(start, Options(games=N, seed=1, bot=bot))`` timed:
@@ -16,7 +16,10 @@ Rows, for standard and Mexican Backgammon from the start position, ``NetBot()`` 
   loop over ``engine.advance`` the kernel replaces, for scale;
 * ``--truncate T ...``: for each T, ``rollout(start, Options(games=N, truncate=T, ...), stratify=True)``
   with the largest ``--games`` count in the kernel (games stopped after T turns and valued by the
-  net), and with ``--engine N`` the same on the engine path, games per CPU second.
+  net), and with ``--engine N`` the same on the engine path, games per CPU second;
+* ``--luck``: each of those truncated rollouts again with ``luck=True`` (each roll's luck taken off,
+  measured by the net), games per CPU second and the points' standard error beside the rollout
+  without it (the same games).
 
 The kernel loads (or compiles) and the bear-off database loads before any timing. The machine's
 load (``os.getloadavg``) is printed with the figures: on a busy machine wall-clock rates fall.
@@ -51,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine", type=int, default=0, help="also this many games on the engine path")
     ap.add_argument("--variants", nargs="+", default=["standard", "mexican"])
     ap.add_argument("--truncate", type=int, nargs="*", default=[], help="also truncated rollouts, T turns")
+    ap.add_argument("--luck", action="store_true", help="also the truncated rollouts with each roll's luck taken off")
     args = ap.parse_args(argv)
     report: dict[str, Any] = {"load": [round(x, 2) for x in os.getloadavg()]}
     bot = NetBot()
@@ -89,16 +93,19 @@ def main(argv: list[str] | None = None) -> int:
             for kernel, games in ((True, n), (False, args.engine)):
                 if not games:
                     continue
-                ro.KERNEL_ROLLOUTS = kernel
-                try:
-                    c = time.process_time()
-                    ro.rollout(start, Options(seed=1, bot=bot, games=games, truncate=t), stratify=True)
-                    cpu = time.process_time() - c
-                finally:
-                    ro.KERNEL_ROLLOUTS = True
-                where = "kernel" if kernel else "engine path"
-                rows[f"{games} games truncated after {t} turns, stratified, {where}"] = {
-                    "cpu_s": round(cpu, 3), "games_per_cpu_s": round(games / cpu, 1)}
+                for luck in (False, True) if args.luck else (False,):
+                    ro.KERNEL_ROLLOUTS = kernel
+                    try:
+                        c = time.process_time()
+                        r = ro.rollout(start, Options(seed=1, bot=bot, games=games, truncate=t), stratify=True,
+                                       luck=luck)
+                        cpu = time.process_time() - c
+                    finally:
+                        ro.KERNEL_ROLLOUTS = True
+                    where = "kernel" if kernel else "engine path"
+                    rows[f"{games} games truncated after {t} turns, stratified{', luck' if luck else ''}, {where}"] = {
+                        "cpu_s": round(cpu, 3), "games_per_cpu_s": round(games / cpu, 1),
+                        "points": round(r.points, 4), "points_stderr": round(r.points_stderr, 4)}
         report[name] = rows
     report["load after"] = [round(x, 2) for x in os.getloadavg()]
     print(json.dumps(report, indent=1))
