@@ -17,7 +17,7 @@ Rows, for standard and Mexican Backgammon from the start position, ``NetBot()`` 
 * ``--truncate T ...``: for each T, ``rollout(start, Options(games=N, truncate=T, ...), stratify=True)``
   with the largest ``--games`` count in the kernel (games stopped after T turns and valued by the
   net), and with ``--engine N`` the same on the engine path, games per CPU second;
-* ``--luck``: each of those truncated rollouts again with ``luck=True`` (each roll's luck taken off,
+* ``--luck``: each of those truncated rollouts again with ``Options(luck=True)`` (each roll's luck taken off,
   measured by the net), games per CPU second and the points' standard error beside the rollout
   without it (the same games).
 
@@ -97,8 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                     ro.KERNEL_ROLLOUTS = kernel
                     try:
                         c = time.process_time()
-                        r = ro.rollout(start, Options(seed=1, bot=bot, games=games, truncate=t), stratify=True,
-                                       luck=luck)
+                        r = ro.rollout(start, Options(seed=1, bot=bot, games=games, truncate=t, luck=luck),
+                                       stratify=True)
                         cpu = time.process_time() - c
                     finally:
                         ro.KERNEL_ROLLOUTS = True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -165,6 +166,26 @@ def test_rollout_hint_uses_the_same_dice_and_says_when_plays_are_close(std_net) 
     assert "rollout, 72 games a play" in text and "±" in text
     again = hint(pos, (6, 5), Options(ply=0, evaluator=std_net, games=72, truncate=2, filters=((3, 0.16),), seed=5))
     assert again.to_json() == h.to_json()
+
+
+def test_rollout_hint_with_the_luck_taken_off() -> None:
+    """Options(luck=True) in a hint: the rollouts take each roll's luck off (by the shipped net), so
+    the plays' errors and the errors of their differences are smaller than without on the same
+    games; the hint says so in its title and its JSON."""
+    pos = Position.from_string(MID)
+    opts = Options(ply=0, games=36, truncate=3, filters=((3, 0.16),), seed=2)
+    plain = hint(pos, (6, 5), opts)
+    lucky = hint(pos, (6, 5), replace(opts, luck=True))
+    assert lucky.luck and "luck taken off" in str(lucky) and lucky.to_json()["luck"] is True
+    assert "luck" not in plain.to_json() and "luck" not in str(plain)
+    by_play = {str(rp.play): rp for rp in plain.plays if rp.how == "rollout"}
+    rolled = [rp for rp in lucky.plays if rp.how == "rollout"]
+    assert len(rolled) >= 2 and set(by_play) == {str(rp.play) for rp in rolled}
+    for rp in rolled:
+        assert rp.equity_stderr < by_play[str(rp.play)].equity_stderr / 2
+    assert sum(rp.loss_stderr for rp in rolled) < sum(rp.loss_stderr for rp in by_play.values())
+    with pytest.raises(AnalysisError, match="luck: .*'yes'"):
+        Options(luck="yes")  # type: ignore[arg-type]
 
 
 def test_rollout_with_a_bot_of_ones_own_needs_no_net(monkeypatch) -> None:

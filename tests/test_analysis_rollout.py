@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -233,7 +234,7 @@ def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, lu
     from backgammon_lab.analysis import rollout as ro
     from backgammon_lab.analysis.options import Options
 
-    options = Options(bot=bot, **kw)  # type: ignore[arg-type]
+    options = Options(bot=bot, luck=luck, **kw)  # type: ignore[arg-type]
     ran = []
     kernel_games = ro._kernel_games
 
@@ -244,10 +245,10 @@ def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, lu
 
     ro._kernel_games = spy  # type: ignore[assignment]
     try:
-        fast = rollout(start, options, stratify=stratify, luck=luck)  # type: ignore[arg-type]
+        fast = rollout(start, options, stratify=stratify)  # type: ignore[arg-type]
         assert ran and all(ran), "the kernel path did not run"
         ro.KERNEL_ROLLOUTS = False
-        slow = rollout(start, options, stratify=stratify, luck=luck)  # type: ignore[arg-type]
+        slow = rollout(start, options, stratify=stratify)  # type: ignore[arg-type]
     finally:
         ro.KERNEL_ROLLOUTS = True
         ro._kernel_games = kernel_games  # type: ignore[assignment]
@@ -403,7 +404,7 @@ def test_play_out_reports_each_roll_of_a_side_about_to_roll() -> None:
 
 @pytest.mark.parametrize("variant", ["standard", "mexican"])
 def test_rollouts_less_their_luck_keep_the_games_and_shrink_the_error(variant: str) -> None:
-    """rollout(luck=True): the same games (same seed), each sample its game's result less the luck
+    """rollout with Options(luck=True): the same games (same seed), each sample its game's result less the luck
     of its rolls by the evaluator (recomputed here with play_out's on_roll); the result says so; and
     on these seeds the error is several times smaller than without. rollout_rows(luck=True) gives
     the same rows' win and equity as those samples."""
@@ -416,7 +417,7 @@ def test_rollouts_less_their_luck_keep_the_games_and_shrink_the_error(variant: s
     pos = min(sample_positions(v, 40, NetBot(net), seed=5), key=lambda p: abs(net.evaluate_position(p)[0] - 0.5))
     opts = Options(games=36, seed=2, truncate=3, bot=NetBot(net))
     plain = rollout(pos, opts, stratify=True)
-    less = rollout(pos, opts, stratify=True, luck=True)
+    less = rollout(pos, replace(opts, luck=True), stratify=True)
     assert less.luck and less.reduced and "luck" in str(less) and less.to_json()["luck"] is True
     assert less.truncated == plain.truncated and less.outcomes == plain.outcomes
     assert less.points_stderr < plain.points_stderr / 3
@@ -428,7 +429,7 @@ def test_rollouts_less_their_luck_keep_the_games_and_shrink_the_error(variant: s
         assert math.isclose(less.samples[i][0], plain.samples[i][0] - tally.win, abs_tol=1e-12)
         assert math.isclose(less.samples[i][1], plain.samples[i][1] - tally.equity, abs_tol=1e-9)
     rows = rollout_rows([pos], NetBot(net), games=36, truncate=3, seed=7, luck=True)
-    r = rollout(pos, Options(games=36, seed=hash_seed(7, 0, 3), truncate=3, bot=NetBot(net)), stratify=True, luck=True)
+    r = rollout(pos, Options(games=36, seed=hash_seed(7, 0, 3), truncate=3, bot=NetBot(net), luck=True), stratify=True)
     assert math.isclose(rows[0, 0], r.win, abs_tol=1e-12)
     from backgammon_lab.analysis.nets import equity
 
@@ -442,7 +443,7 @@ def test_perfect_play_less_its_luck_is_the_exact_value(table3) -> None:
     pos = Position.from_string("minigam;checkers=3/w/bar,3,off/5x2,off")
     bot = PerfectMiniGamBot(table3)
     exact = table3.value(pos)
-    r = rollout(pos, Options(games=60, seed=3, bot=bot, evaluator=table3), luck=True)
+    r = rollout(pos, Options(games=60, seed=3, bot=bot, evaluator=table3, luck=True))
     plain = rollout(pos, Options(games=60, seed=3, bot=bot, evaluator=table3))
     assert plain.stderr > 0.03 and r.wins == plain.wins
     assert all(abs(w - exact) < 1e-9 and abs(p - (2 * exact - 1)) < 1e-9 for w, p in r.samples)

@@ -349,6 +349,11 @@ def test_hint_truncate_without_rollout_is_refused(capsys: pytest.CaptureFixture[
     assert rc == 2 and out == "" and "--truncate 3" in err and "--rollout" in err
 
 
+def test_hint_luck_without_rollout_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, err = run(capsys, "hint", START, "--dice", "3-1", "--luck")
+    assert rc == 2 and out == "" and "--luck" in err and "--rollout" in err
+
+
 def test_render_empty_output_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     rc, out, err = run(capsys, "render", MINIGAM, "-o", "")
     assert rc == 2 and out == "" and "-o ''" in err and "Is a directory" not in err

@@ -175,6 +175,7 @@ class Hint:
     gammons: bool = False
     truncate: int | None = None
     notes: str = ""
+    luck: bool = False
 
     @property
     def best(self) -> RankedPlay:
@@ -231,7 +232,8 @@ class Hint:
         if self.method == "exact":
             return "exact, perfect play"
         if self.method == "rollout":
-            cut = f", truncated after {self.truncate} turns" if self.truncate else ""
+            cut = (f", truncated after {self.truncate} turns" if self.truncate else "") + (
+                ", luck taken off" if self.luck else "")
             games = "1 game" if self.games == 1 else f"{self.games} games"
             return f"rollout, {games} a play, seed {self.seed}, {self.bot}{cut}"
         if self.method == "net":
@@ -280,7 +282,7 @@ class Hint:
         """A JSON-ready dict."""
         return {"position": self.position.to_json(), "dice": list(self.dice.dice), "named": self.named,
                 "method": self.method, "ply": self.ply, "games": self.games, "seed": self.seed,
-                "truncate": self.truncate, "gammons": self.gammons,
+                "truncate": self.truncate, "gammons": self.gammons, **({"luck": True} if self.luck else {}),
                 "plays": [rp.to_json() for rp in self.plays]}
 
     def __str__(self) -> str:
@@ -310,7 +312,8 @@ def hint(position: Position, dice: Any, options: Options | None = None, *, named
     (at most 8 within 0.16 equity of the best by default) are then rolled out, ``games`` each, by
     ``bot`` (default the net's bot), with the same ``seed`` for every play (the same dice, game by
     game), the first rolls stratified over the 36 (from 1,296 games, 1,296) outcomes, and
-    ``truncate`` turns then the evaluator (None: to the end); ``workers``/``executor`` spread the
+    ``truncate`` turns then the evaluator (None: to the end), with each roll's luck taken off
+    (``luck``, by the evaluator); ``workers``/``executor`` spread the
     games (see :func:`~backgammon_lab.analysis.rollout.rollout`). An exact hint is never rolled
     out. ``named`` marks the dice as doubles named after a Mexican.
 
@@ -436,7 +439,7 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
         pool = executor = ProcessPoolExecutor(opts.workers, mp_context=_context())
     # the games of every candidate: its bot, its pool, and the net that values truncated games
     each = replace(opts, bot=bot, executor=executor,
-                   evaluator=ev.net if ev is not None and opts.truncate else None)
+                   evaluator=ev.net if ev is not None and (opts.truncate or opts.luck) else None)
     finished = False
     try:
         for i in chosen:
@@ -462,7 +465,7 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
         for i, s in samples.items():
             diffs = [a - b for a, b in zip(samples[best], s, strict=True)]
             ranked[i]["loss_stderr"] = stratified_stderr(diffs)
-    out.method, out.games, out.seed, out.truncate = "rollout", games, opts.seed, opts.truncate
+    out.method, out.games, out.seed, out.truncate, out.luck = "rollout", games, opts.seed, opts.truncate, opts.luck
     out.bot = getattr(bot, "name", type(bot).__name__)
 
 
@@ -598,7 +601,7 @@ def _option_values(state: TurnState, actions: Sequence[Action], opts: Options
         from .rollout import rollout as run
 
         each = replace(opts, bot=bot if bot is not None else NetBot(ev.net if ev is not None else None),
-                       evaluator=(ev.net if ev is not None else None) if opts.truncate else None)
+                       evaluator=(ev.net if ev is not None else None) if opts.truncate or opts.luck else None)
     for a in actions:
         nxt = advance(state, a)[0]
         play = ""

@@ -121,6 +121,9 @@ class Options:
       (``None``: 1,000).
     * ``truncate``: stop each game after that many turns and count the evaluator's values there
       (``None``: play to the end). ``seed``: the dice (the same seed, the same games).
+    * ``luck``: take each roll's luck, as the evaluator measures it at 0-ply, off each game's
+      result (:class:`~backgammon_lab.analysis.rollout.Luck`): the same expectation, much less
+      spread with a good net (GNU Backgammon's variance reduction), each game dearer.
     * ``bot``: who plays the games (``None``: the net's bot, :class:`NetBot
       <backgammon_lab.analysis.netbot.NetBot>`, in hints; :class:`HeuristicBot
       <backgammon_lab.analysis.bots.HeuristicBot>` in ``rollout()``).
@@ -135,6 +138,7 @@ class Options:
     evaluator: Any = None
     games: int | None = None
     truncate: int | None = None
+    luck: bool = False
     seed: int = 0
     bot: Bot | None = None
     workers: int = 1
@@ -152,6 +156,8 @@ class Options:
             put(self, "games", _whole(self.games, "games", 1))
         if self.truncate is not None:
             put(self, "truncate", _whole(self.truncate, "truncate", 1))
+        if not isinstance(self.luck, bool):
+            raise AnalysisError(f"luck: expected True or False, not {self.luck!r:.200}")
         put(self, "seed", _whole(self.seed, "seed"))
         if self.bot is not None and not isinstance(self.bot, Bot):
             raise AnalysisError(f"bot: expected a Bot (such as HeuristicBot() or NetBot()), not {self.bot!r:.200}")

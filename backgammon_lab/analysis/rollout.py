@@ -35,7 +35,7 @@ Variance reduction (as GNU Backgammon does it; off by default, on in hints)
     :class:`~backgammon_lab.analysis.netbot.NetBot`, else the variant's shipped net): its winning
     chance and cubeless equity count in place of a result.
 
-    ``luck=True``: each game's result less the luck of its rolls (:class:`Luck`): for every roll,
+    ``Options(luck=True)``: each game's result less the luck of its rolls (:class:`Luck`): for every roll,
     the value of the best play with the dice rolled less the average of that over the 21 rolls, by
     the same evaluator at 0-ply. The luck averages exactly zero over the dice, so the expectation
     is the same; with a good net the spread is several times smaller (GNU Backgammon's variance
@@ -632,8 +632,7 @@ def _truncation_evaluator(choice: Any, bot: Bot, state: TurnState) -> Any:
 
 
 def rollout(start: Position | Game | TurnState, options: Options | None = None, *, opponent: Bot | None = None,
-            player: Player | None = None, stratify: bool = False, luck: bool = False, chunk: int | None = None
-            ) -> RolloutResult:
+            player: Player | None = None, stratify: bool = False, chunk: int | None = None) -> RolloutResult:
     """Play ``start`` out and return the winning chance of the side to act.
 
     ``start`` is a Position (its ``turn`` rolls next), a Game or an engine state at any point; a
@@ -648,12 +647,13 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
 
     Variance reduction (module docstring): ``stratify`` the first rolls over the 36 (from 1,296
     games, 1,296) outcomes; the options' ``truncate`` stops each game after that many turns, valued
-    by their ``evaluator``; ``luck`` takes each roll's luck, as that evaluator measures it, off
-    each game's result (:class:`Luck`; in the kernel too when the bot's net measures it).
+    by their ``evaluator``; their ``luck`` takes each roll's luck, as that evaluator measures it,
+    off each game's result (:class:`Luck`; in the kernel too when the bot's net measures it).
     """
     options = as_options(options)
     games = options.games if options.games is not None else DEFAULT_GAMES
     seed, workers, executor, truncate = options.seed, options.workers, options.executor, options.truncate
+    luck = options.luck
     if chunk is not None:
         try:
             chunk = whole_number(chunk, "chunk", 1, error=RolloutError)

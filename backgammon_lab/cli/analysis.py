@@ -156,6 +156,9 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     if args.truncate is not None and not games:  # refused, not ignored
         raise BackgammonError(f"--truncate {args.truncate} stops the games of a rollout, and there is none: "
                               "add --rollout N (or leave out --truncate)")
+    if args.luck and not games:
+        raise BackgammonError("--luck takes the luck off the games of a rollout, and there is none: "
+                              "add --rollout N (or leave out --luck)")
     pos = read_position(args.position, args.variant)
     if pos.is_over:
         raise BackgammonError(f"the game is over in {pos.to_string()!r}: nothing to play")
@@ -171,7 +174,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
         note("the solved table's values are exact, so no rollout is needed and none is made")
     filters = ((args.candidates, FILTERS[0][1]), *FILTERS[1:]) if args.candidates else FILTERS
     options = Options(ply=args.ply, filters=filters, evaluator=table if table is not None else "net",
-                      games=games or None, truncate=args.truncate, seed=args.seed,
+                      games=games or None, truncate=args.truncate, luck=args.luck, seed=args.seed,
                       bot=_bot(args.bot) if args.bot is not None else None, workers=args.workers,
                       progress=show_progress(args))
     h = hint(pos, dice, options)
@@ -342,6 +345,8 @@ def add_subcommands(sub: Any) -> None:
                     help="roll the best plays out N games each with the net's bot (variance reduced)")
     hi.add_argument("--truncate", type=positive_int, default=None, metavar="T",
                     help="stop each rollout game after T turns and let the net value it")
+    hi.add_argument("--luck", action="store_true",
+                    help="take each roll's luck, by the net, off each rollout game (less spread; each game dearer)")
     hi.set_defaults(func=_cmd_hint, bot=None)  # --bot heuristic|random: a rollout of --games by that bot
 
     an = sub.add_parser("analyse", help="analyse a game record: every decision judged, error rates, luck")
