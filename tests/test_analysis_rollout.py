@@ -228,6 +228,19 @@ def test_sample_positions_are_seeded_positions_before_a_roll() -> None:
             sample_positions("minigam", n, explore=explore)  # type: ignore[arg-type]
 
 
+def _kernel_starts(v: object) -> tuple[Position, list[object]]:
+    """A position from HeuristicBot's play and the states a kernel rollout starts from: the opening,
+    that position before a roll, with dice 6-1 to play, and (Mexican) in a chain's re-roll."""
+    mid = sample_positions(v, 25, HeuristicBot(), seed=3)[-1]
+    starts: list[object] = [start_state(v), mid, advance(position_state(mid), RollDice(Roll(6, 1)))[0]]
+    if v.mexican:  # type: ignore[attr-defined]
+        doubles = advance(position_state(mid), RollDice(Roll(3, 3)))[0]
+        again = advance(doubles, MakePlay(doubles.legal_actions()[0]))[0]
+        assert again.phase is Phase.ROLL and again.reroll
+        starts.append(again)
+    return mid, starts
+
+
 def _engine_and_kernel(start: object, bot: object, *, stratify: bool = False, luck: bool = False, **kw: object
                        ) -> tuple[RolloutResult, RolloutResult]:
     """The same rollout in the compiled kernel and on the engine path (and the kernel did run)."""
@@ -290,15 +303,8 @@ def test_truncated_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str
     from backgammon_lab.analysis.nets import Net
 
     v = find_variant(variant)
-    net = Net.create(v, hidden=12, seed=5)
-    bot = NetBot(net)
-    mid = sample_positions(v, 25, HeuristicBot(), seed=3)[-1]
-    starts: list[object] = [start_state(v), mid, advance(position_state(mid), RollDice(Roll(6, 1)))[0]]
-    if v.mexican:
-        doubles = advance(position_state(mid), RollDice(Roll(3, 3)))[0]
-        again = advance(doubles, MakePlay(doubles.legal_actions()[0]))[0]
-        assert again.phase is Phase.ROLL and again.reroll
-        starts.append(again)
+    bot = NetBot(Net.create(v, hidden=12, seed=5))
+    mid, starts = _kernel_starts(v)
     for i, start in enumerate(starts):
         for turns in (1, 2, 5):
             fast, slow = _engine_and_kernel(start, bot, games=6, seed=10 * i + turns, stratify=turns == 2,
@@ -461,14 +467,8 @@ def test_luck_in_the_kernel_is_the_engine_paths(variant: str) -> None:
     from backgammon_lab.analysis.nets import Net
 
     v = find_variant(variant)
-    net = Net.create(v, hidden=12, seed=5)
-    bot = NetBot(net)
-    mid = sample_positions(v, 25, HeuristicBot(), seed=3)[-1]
-    starts: list[object] = [start_state(v), mid, advance(position_state(mid), RollDice(Roll(6, 1)))[0]]
-    if v.mexican:
-        doubles = advance(position_state(mid), RollDice(Roll(3, 3)))[0]
-        again = advance(doubles, MakePlay(doubles.legal_actions()[0]))[0]
-        starts.append(again)
+    bot = NetBot(Net.create(v, hidden=12, seed=5))
+    mid, starts = _kernel_starts(v)
     if v.name == "standard":
         starts.append(Position.from_string("standard/w/6x3,5x3,4x2/6x4,5x3,2"))
     for i, start in enumerate(starts):
