@@ -1,0 +1,49 @@
+"""scripts/rollout_labels.py: the label chunks the standard net's refinement experiments read."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon_lab.analysis.netbot import NetBot
+from backgammon_lab.analysis.nets import shipped_net
+from backgammon_lab.analysis.rollout import rollout_rows, sample_positions
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "rollout_labels.py"
+
+
+def _script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("rollout_labels", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_label_chunks_are_luck_free_rollout_rows_and_merge_in_seed_order(tmp_path: Path) -> None:
+    """A self-play chunk is rollout_rows(..., luck=True) of the net's self-play positions; a
+    candidates chunk labels the positions after each decision's best plays, grouped by decision;
+    a stopped run resumes (a chunk there is kept); merge joins the chunks with their seeds."""
+    mod = _script()
+    assert mod.main(["selfplay", "12", "2", "--size", "2", "--dir", str(tmp_path)]) == 0
+    net = shipped_net("standard")
+    got = np.load(tmp_path / "standard_selfplay_s13.npz")
+    pos = sample_positions("standard", 2, NetBot(net), seed=13, explore=0.1)
+    assert (got["boards"] == np.array([p.board() for p in pos])).all()
+    assert np.array_equal(got["targets"], rollout_rows(pos, NetBot(net), games=36, truncate=7, seed=13, luck=True))
+    before = (tmp_path / "standard_selfplay_s12.npz").stat().st_mtime_ns
+    assert mod.main(["selfplay", "12", "1", "--size", "2", "--dir", str(tmp_path)]) == 0
+    assert (tmp_path / "standard_selfplay_s12.npz").stat().st_mtime_ns == before
+    assert mod.main(["candidates", "5", "1", "--size", "2", "--top", "3", "--dir", str(tmp_path)]) == 0
+    cand = np.load(tmp_path / "standard_candidates_s5.npz")
+    assert len(cand["group"]) == len(cand["targets"]) and set(cand["group"]) <= {0, 1}
+    assert max(np.bincount(cand["group"])) <= 3
+    out = tmp_path / "merged.npz"
+    assert mod.main(["merge", "selfplay", str(out), "--dir", str(tmp_path)]) == 0
+    merged = np.load(out)
+    assert list(merged["seeds"]) == [12, 12, 13, 13] and np.array_equal(merged["targets"][2:], got["targets"])
+    with pytest.raises(SystemExit):
+        mod.main(["merge", "candidates", str(out), "--dir", str(tmp_path / "none")])
