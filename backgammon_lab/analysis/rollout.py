@@ -301,12 +301,11 @@ class Luck:
     """
 
     def __init__(self, evaluator: Any, player: Player) -> None:
-        from .search import Evaluator
+        import numpy as np
 
-        self.evaluator = evaluator if hasattr(evaluator, "dice_value") else (
-            Evaluator(table=evaluator) if hasattr(evaluator, "value_board_after") else Evaluator(evaluator))
+        self.evaluator = _search_evaluator(evaluator)
         self.player = player
-        self.total: Any = 0.0
+        self.total: Any = np.zeros(len(self.evaluator.outputs))
 
     def roll(self, state: TurnState, dice: tuple[int, int]) -> None:
         """Add the luck of ``dice`` rolled at ``state`` (a side about to roll)."""
@@ -324,12 +323,22 @@ class Luck:
     @property
     def win(self) -> float:
         """The luck in winning chance."""
-        return 0.0 if isinstance(self.total, float) else float(self.total[0])
+        return float(self.total[0])
 
     @property
     def equity(self) -> float:
         """The luck in cubeless equity (points per game)."""
-        return 0.0 if isinstance(self.total, float) else _equity_difference(self.total)
+        return _equity_difference(self.total)
+
+
+def _search_evaluator(evaluator: Any) -> Any:
+    """A search :class:`~backgammon_lab.analysis.search.Evaluator` of a net or a solved table (an
+    Evaluator itself as it is), built once and shared by the games' :class:`Luck` tallies."""
+    from .search import Evaluator
+
+    if hasattr(evaluator, "dice_value"):
+        return evaluator
+    return Evaluator(table=evaluator) if hasattr(evaluator, "value_board_after") else Evaluator(evaluator)
 
 
 def _engine_game(template: TurnState, bot: Bot, opp_bot: Bot, player: Player, seed: int, i: int, stratify: bool,
@@ -352,7 +361,7 @@ def _run_games(args: Job) -> list[tuple[float, float, int]]:
     if fast is not None:
         return fast
     out = []
-    by = None if luck_by is None else Luck(luck_by, player).evaluator  # one search evaluator for the games
+    by = None if luck_by is None else _search_evaluator(luck_by)  # one search evaluator for the games
     for i in range(lo, hi):
         luck = None if by is None else Luck(by, player)
         end = _engine_game(template, bot, opp_bot, player, seed, i, stratify, truncate, games, luck)
@@ -571,7 +580,7 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
             ends = [(p, vals[g] if who[g] == 0 else flip(vals[g])) for g, p in enumerate(out.tolist())]
             acc -= lucks.sum(0)
         else:
-            by = Luck(net, pos.turn).evaluator if luck else None
+            by = _search_evaluator(net) if luck else None
             ends = []
             for i in range(games):
                 tally = None if by is None else Luck(by, pos.turn)
@@ -663,10 +672,11 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
     player = first if player is None else player
     bot = options.bot if options.bot is not None else HeuristicBot()
     opp_bot = opponent if opponent is not None else bot
-    evaluator = _truncation_evaluator(options.evaluator, bot, template) if truncate is not None else None
+    # what values truncated games also measures the luck
+    evaluator = _truncation_evaluator(options.evaluator, bot, template) if truncate is not None or luck else None
     spread = executor is not None or workers > 1
     size = chunk or max(1, min(100, games // (8 * (workers if executor is None else 2)) or 1))
-    luck_by = _truncation_evaluator(options.evaluator, bot, template) if luck else None
+    luck_by = evaluator if luck else None
     jobs: list[Job] = [(template, bot, opp_bot, player, seed, lo, hi, bool(stratify), truncate, evaluator, games,
                         luck_by)
                        for lo, hi in _chunks(games, size)]
