@@ -34,7 +34,8 @@
     the default) on ``--hint-positions`` decisions from gnubg self-play (2-ply on the first
     ``--ply2``), Mexican ``opening_hint()`` on the 15 opening rolls and ``hint()`` of a Mexican 1-2
     (the naming looked up) at 0-ply and at Mexican's default 1-ply; training games per second of CPU
-    on one core, and with two processes at once (``--train-only``: these rows alone). The kernels
+    on one core, and with two processes at once, for each of ``--lambdas`` (the default 0.7 and 0,
+    whose update needs no eligibility trace; ``--train-only``: these rows alone). The kernels
     and the bear-off databases are loaded before the timing.
 """
 
@@ -64,6 +65,7 @@ from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.options import Options  # noqa: E402
 from backgammon_lab.analysis.rollout import play_out, sample_positions  # noqa: E402
+from backgammon_lab.analysis.train import DEFAULT_LAMBDA  # noqa: E402
 from backgammon_lab.engine import ALL_ROLLS, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
 from backgammon_lab.rules import legal_boards, legal_plays  # noqa: E402
@@ -414,14 +416,14 @@ def _sample_positions(variant: Variant, n: int, seed: int = 0) -> list[Position]
     return sample_positions(variant, n, HeuristicBot(), seed=seed)
 
 
-def _train_for(args: tuple[str, float, int]) -> tuple[int, float]:
+def _train_for(args: tuple[str, float, int, float]) -> tuple[int, float]:
     from backgammon_lab.analysis.train import Trainer
 
-    name, seconds, seed = args
+    name, seconds, seed, lam = args
     net = shipped_net(name) or Net.create(name, seed=seed)
     if net.hidden2:  # a distilled net of two layers: self-play trains its one-layer teacher's shape
         net = Net.create(name, hidden=net.hidden, seed=seed, encoding=net.encoding)
-    t = Trainer(net.copy(), seed=seed)
+    t = Trainer(net.copy(), seed=seed, lam=lam)
     t.train(1)  # the kernel loads (or compiles) outside the timing
     games = 0
     c0 = time.process_time()
@@ -526,11 +528,15 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
     if not args.train_only:
         out.update(hint_latency(args.hint_positions, args.ply2))
     for vname in () if args.no_train else ("standard", "mexican", "minigam"):
-        g1, s1 = _train_for((vname, args.seconds, 1))
-        with ProcessPoolExecutor(2) as ex:
-            res = list(ex.map(_train_for, [(vname, args.seconds, 2), (vname, args.seconds, 3)]))
-        out[f"train {vname} games/s"] = {"one core": round(g1 / s1, 2),
-                                         "two cores": round(sum(g for g, _ in res) / max(s for _, s in res), 2)}
+        row: dict[str, float] = {}
+        for lam in args.lambdas:
+            tail = "" if lam == DEFAULT_LAMBDA else f", lambda {lam:g}"
+            g1, s1 = _train_for((vname, args.seconds, 1, lam))
+            with ProcessPoolExecutor(2) as ex:
+                res = list(ex.map(_train_for, [(vname, args.seconds, 2, lam), (vname, args.seconds, 3, lam)]))
+            row["one core" + tail] = round(g1 / s1, 2)
+            row["two cores" + tail] = round(sum(g for g, _ in res) / max(s for _, s in res), 2)
+        out[f"train {vname} games/s"] = row
     return out
 
 
@@ -567,6 +573,8 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("speed")
     s.add_argument("--seconds", type=float, default=20.0, help="seconds of self-play per training measurement")
     s.add_argument("--no-train", action="store_true", help="skip the training games/s rows")
+    s.add_argument("--lambdas", type=float, nargs="+", default=[DEFAULT_LAMBDA, 0.0],
+                   help="the trainer's lambdas timed (0: the trace-free TD(0) update)")
     s.add_argument("--hint-positions", type=int, default=200, help="gnubg self-play decisions for hint() latency")
     s.add_argument("--ply2", type=int, default=200, help="of which this many at 2-ply")
     s.add_argument("--hints-only", action="store_true", help="only the hint latency rows")

@@ -212,12 +212,16 @@ def test_random_self_play_kernel_follows_the_engine_event_by_event(name: str) ->
     assert {1, 3, 4} <= kinds and (kinds >= {2, 5} or not v.mexican)
 
 
+@pytest.mark.parametrize("lam", [0.7, 0.0])
 @pytest.mark.parametrize("name,enc", [("minigam", "strip"), ("standard", "td24x"), ("mexican", "td24x"),
                                       ("standard", "td24e")])
-def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: str) -> None:
+def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: str, lam: float) -> None:
+    """The kernel's TD(lambda) (with lambda 0 its trace-free update) against the Python trainer's
+    traces: the same dice, weights and averages after two games."""
     a = Net.create(name, hidden=8, seed=5, encoding=enc)
     b = a.copy()
-    ta, tb = Trainer(a, seed=9, alpha=0.1, average=3), Trainer(b, seed=9, alpha=0.1, average=3)
+    ta = Trainer(a, seed=9, alpha=0.1, lam=lam, average=3)
+    tb = Trainer(b, seed=9, alpha=0.1, lam=lam, average=3)
     for _ in range(2):
         ta.play_game()
         ta._average_step()

@@ -844,12 +844,17 @@ def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
 
 
 @njit_fma
-def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam, o, g1, fixed, delta, rows):
+def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam, o, g1, fixed, delta, rows,
+           xp, dh):
     """One TD(lambda) step at a state before a roll (see analysis.train): values in White's frame;
-    st[0] the trace scale, st[1] 1 when prev holds the last state's values. The first layer's
-    trace is ew1[input, output, hidden] times st[0]; rows[1..rows[0]] lists the inputs whose trace
+    st[0] the trace scale, st[1] 1 when prev holds the last state's values, st[2] see game_scratch.
+    The first layer's trace is ew1[input, output, hidden] times st[0]; rows[1..rows[0]] lists the inputs whose trace
     rows are not zero (the others are skipped by the decay and the update). Each of those rows is
-    updated, decayed and (when its input is on) added to in one pass, while it is in cache."""
+    updated, decayed and (when its input is on) added to in one pass, while it is in cache.
+    With lambda 0 the first layer's trace is never formed: it would be the last state's inputs
+    (rows, their values in xp) times its hidden gradients (eb1), so the update of an input's row is
+    its value times one row dh = sum_q delta_q eb1[q] (see _update_td0): a fifth of the work and
+    no trace to move through memory."""
     K = w2.shape[0]
     H = w1.shape[1]
     # outputs of the current weights
@@ -868,7 +873,10 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
     if upd:
         for q in range(K):
             delta[q] = fixed[q] - prev[q]
-        _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha)
+        if lam == 0.0:
+            _update_td0(delta, w1, b1, w2, b2, eb1, ew2, eb2, alpha, rows, xp, dh, st[2] > 0)
+        else:
+            _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha)
     # gradients: g1[q, k] = dV_q / d(hidden input k)
     for q in range(K):
         g2 = o[q] * (1.0 - o[q])
@@ -880,39 +888,50 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
         if st[0] < 1e-30:
             rescale = st[0]
     inv = 1.0 if (lam == 0.0 or rescale > 0.0) else 1.0 / st[0]
-    for q in range(K):
-        for k in range(H):
-            eb1[q, k] *= lam
-        for r in range(K):
-            eb2[q, r] *= lam
+    if lam == 0.0:  # the last state's gradients, in its frame (st[2]), cleared
+        for q in range(K):
+            r = q if (st[2] > 0 or K == 1) else PERM5[q]
+            eb2[q, r] = 0.0
             for k in range(H):
-                ew2[q, r, k] *= lam
-    n = rows[0]
-    for j in range(1, n + 1):
-        i = rows[j]
-        if upd:
-            _update_row(i, a1, delta, w1, ew1)
-        if lam == 0.0:
-            ew1[i] = 0.0
-            rows[NIN + 1 + i] = 0
-        else:
+                ew2[q, r, k] = 0.0
+                eb1[q, k] = 0.0
+        st[2] = 1.0 if white else 0.0
+    else:
+        for q in range(K):
+            for k in range(H):
+                eb1[q, k] *= lam
+            for r in range(K):
+                eb2[q, r] *= lam
+                for k in range(H):
+                    ew2[q, r, k] *= lam
+    if lam == 0.0:  # the rows of this state's inputs, for the next step's update
+        n = 0
+        for i in range(NIN):
+            if x[i] != 0.0:
+                n += 1
+                rows[n] = i
+                xp[i] = x[i]
+        rows[0] = n
+    else:
+        n = rows[0]
+        for j in range(1, n + 1):
+            i = rows[j]
+            if upd:
+                _update_row(i, a1, delta, w1, ew1)
             if rescale > 0.0:
                 for q in range(K):
                     for k in range(H):
                         ew1[i, q, k] *= rescale
             if x[i] != 0.0:
                 _trace_row(i, x[i], white, inv, g1, ew1)
-    if lam == 0.0:
-        rows[0] = 0
-        st[0] = 1.0
-    elif rescale > 0.0:
-        st[0] = 1.0
-    for i in range(NIN):
-        if x[i] != 0.0 and rows[NIN + 1 + i] == 0:
-            rows[NIN + 1 + i] = 1
-            rows[0] += 1
-            rows[rows[0]] = i
-            _trace_row(i, x[i], white, inv, g1, ew1)
+        if rescale > 0.0:
+            st[0] = 1.0
+        for i in range(NIN):
+            if x[i] != 0.0 and rows[NIN + 1 + i] == 0:
+                rows[NIN + 1 + i] = 1
+                rows[0] += 1
+                rows[rows[0]] = i
+                _trace_row(i, x[i], white, inv, g1, ew1)
     for q in range(K):
         pq = q if (white or K == 1) else PERM5[q]
         sq = -1.0 if (not white and q == 0) else 1.0
@@ -959,6 +978,35 @@ def _update_row(i, a1, delta, w1, ew1):
 
 
 @njit_fma
+def _update_td0(delta, w1, b1, w2, b2, eb1, ew2, eb2, alpha, rows, xp, dh, was_white):
+    """TD(0)'s update from the last state's gradients (eb1, and ew2, eb2 at the one output each
+    White-frame output q is of that state: q itself when it was White's, PERM5[q] when not): the
+    hidden row dh = sum_q delta_q eb1[q] gives b1 and, times each input's value xp[i], the rows of
+    the last state's inputs rows[1..rows[0]] of w1."""
+    K = eb1.shape[0]
+    H = w1.shape[1]
+    for k in range(H):
+        dh[k] = 0.0
+    for q in range(K):
+        f = delta[q]
+        for k in range(H):
+            dh[k] += f * eb1[q, k]
+    for k in range(H):
+        b1[k] += alpha * dh[k]
+    for q in range(K):
+        r = q if (was_white or K == 1) else PERM5[q]
+        f = alpha * delta[q]
+        b2[r] += f * eb2[q, r]
+        for k in range(H):
+            w2[r, k] += f * ew2[q, r, k]
+    for j in range(1, rows[0] + 1):
+        i = rows[j]
+        f = alpha * xp[i]
+        for k in range(H):
+            w1[i, k] += f * dh[k]
+
+
+@njit_fma
 def _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha):
     """b1, w2, b2 <- + alpha sum_q delta_q e_q."""
     K = w2.shape[0]
@@ -976,20 +1024,25 @@ def _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha):
 
 
 @njit_fma
-def _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows):
+def _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, lam, rows, xp, dh):
     """w <- w + alpha sum_q delta_q e_q, over the first layer's rows with a trace only."""
-    _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha)
-    a1 = alpha * st[0]
-    for j in range(1, rows[0] + 1):
-        _update_row(rows[j], a1, delta, w1, ew1)
+    if lam == 0.0:
+        _update_td0(delta, w1, b1, w2, b2, eb1, ew2, eb2, alpha, rows, xp, dh, st[2] > 0)
+    else:
+        _update_small(delta, b1, w2, b2, eb1, ew2, eb2, alpha)
+        a1 = alpha * st[0]
+        for j in range(1, rows[0] + 1):
+            _update_row(rows[j], a1, delta, w1, ew1)
 
 
 @njit
 def game_scratch(H, K):
     """The trainer's rows for one game: the trace's row list (see _learn), outputs o, gradients
-    g1, the fixed-frame values, their differences and the last state's values, and st."""
+    g1, the fixed-frame values, their differences and the last state's values, st (st[2]: 1 when
+    the last state was White's, for lambda 0), and (for lambda 0) the last state's input values xp
+    and the row dh of _update_td0."""
     return (np.zeros(2 * NIN + 1, np.int64), np.zeros(K), np.zeros((K, H)), np.zeros(K), np.zeros(K),
-            np.zeros(K), np.zeros(2))
+            np.zeros(K), np.zeros(3), np.zeros(NIN), np.zeros(H))
 
 
 @njit
@@ -1013,7 +1066,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
     val = np.zeros(K)
     bv = np.zeros(K)
     ic = inc_scratch(H, K)
-    rows, o, g1, fixed, delta, prev, st = game_scratch(H, K)
+    rows, o, g1, fixed, delta, prev, st, xp, dh = game_scratch(H, K)
     st[0] = 1.0
     have_cache = False
     cache_off = 0
@@ -1073,12 +1126,12 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                 if hit:  # the hidden values of the play chosen before (best_play with keep)
                     encode(b, opp_off, x)
                     _learn(x, ic.ch, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
-                           o, g1, fixed, delta, rows)
+                           o, g1, fixed, delta, rows, xp, dh)
                 else:
                     encode(b, opp_off, x)
                     forward(x, w1, b1, w2, b2, hh, tmp)
                     _learn(x, hh, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
-                           o, g1, fixed, delta, rows)
+                           o, g1, fixed, delta, rows, xp, dh)
             have_cache = False
             r = next_die(rng)
             a = r // 6 + 1
@@ -1168,9 +1221,10 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
         if st[1] > 0:
             for q in range(K):
                 delta[q] = res[q] - prev[q]
-            _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, rows)
-        for j in range(1, rows[0] + 1):
-            ew1[rows[j]] = 0.0  # the trace is zero between games
+            _update(delta, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, alpha, lam, rows, xp, dh)
+        if lam != 0.0:
+            for j in range(1, rows[0] + 1):
+                ew1[rows[j]] = 0.0  # the trace is zero between games
     return winner, points, plies, nlog
 
 
