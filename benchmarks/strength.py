@@ -35,7 +35,8 @@
     ``--ply2``), Mexican ``opening_hint()`` on the 15 opening rolls and ``hint()`` of a Mexican 1-2
     (the naming looked up) at 0-ply and at Mexican's default 1-ply; training games per second of CPU
     on one core, and with two processes at once, for each of ``--lambdas`` (the default 0.7 and 0,
-    whose update needs no eligibility trace; ``--train-only``: these rows alone). The kernels
+    whose update needs no eligibility trace; ``--alpha``, the step size, default the trainer's;
+    ``--train-only``: these rows alone). The kernels
     and the bear-off databases are loaded before the timing.
 """
 
@@ -416,14 +417,14 @@ def _sample_positions(variant: Variant, n: int, seed: int = 0) -> list[Position]
     return sample_positions(variant, n, HeuristicBot(), seed=seed)
 
 
-def _train_for(args: tuple[str, float, int, float]) -> tuple[int, float]:
-    from backgammon_lab.analysis.train import Trainer
+def _train_for(args: tuple[str, float, int, float, float | None]) -> tuple[int, float]:
+    from backgammon_lab.analysis.train import DEFAULT_ALPHA, Trainer
 
-    name, seconds, seed, lam = args
+    name, seconds, seed, lam, alpha = args
     net = shipped_net(name) or Net.create(name, seed=seed)
     if net.hidden2:  # a distilled net of two layers: self-play trains its one-layer teacher's shape
         net = Net.create(name, hidden=net.hidden, seed=seed, encoding=net.encoding)
-    t = Trainer(net.copy(), seed=seed, lam=lam)
+    t = Trainer(net.copy(), seed=seed, lam=lam, alpha=DEFAULT_ALPHA if alpha is None else alpha)
     t.train(1)  # the kernel loads (or compiles) outside the timing
     games = 0
     c0 = time.process_time()
@@ -531,9 +532,10 @@ def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
         row: dict[str, float] = {}
         for lam in args.lambdas:
             tail = "" if lam == DEFAULT_LAMBDA else f", lambda {lam:g}"
-            g1, s1 = _train_for((vname, args.seconds, 1, lam))
+            g1, s1 = _train_for((vname, args.seconds, 1, lam, args.alpha))
             with ProcessPoolExecutor(2) as ex:
-                res = list(ex.map(_train_for, [(vname, args.seconds, 2, lam), (vname, args.seconds, 3, lam)]))
+                res = list(ex.map(_train_for, [(vname, args.seconds, 2, lam, args.alpha),
+                                               (vname, args.seconds, 3, lam, args.alpha)]))
             row["one core" + tail] = round(g1 / s1, 2)
             row["two cores" + tail] = round(sum(g for g, _ in res) / max(s for _, s in res), 2)
         out[f"train {vname} games/s"] = row
@@ -575,6 +577,9 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--no-train", action="store_true", help="skip the training games/s rows")
     s.add_argument("--lambdas", type=float, nargs="+", default=[DEFAULT_LAMBDA, 0.0],
                    help="the trainer's lambdas timed (0: the trace-free TD(0) update)")
+    s.add_argument("--alpha", type=float, default=None,
+                   help="the trainer's step size (default the trainer's, 0.1; the shipped nets' runs use 0.001-0.01, "
+                        "and a large step on a trained net makes its games longer)")
     s.add_argument("--hint-positions", type=int, default=200, help="gnubg self-play decisions for hint() latency")
     s.add_argument("--ply2", type=int, default=200, help="of which this many at 2-ply")
     s.add_argument("--hints-only", action="store_true", help="only the hint latency rows")
