@@ -254,3 +254,23 @@ def test_cli_average_is_written_and_resumed_exactly(tmp_path: object, capsys: py
     assert not np.array_equal(a.w1, load_net(one).w1)
     assert main(base + ["--games", "1", "--average", "-1", "--out", str(tmp_path / "x.npz")]) == 2  # type: ignore[operator]
     assert "-1" in capsys.readouterr().err
+
+
+def test_cli_resume_switches_a_run_to_td0_and_the_checkpoint_keeps_it(tmp_path: object,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``--resume --lambda 0`` continues a TD(lambda) run by TD(0) (the kernel's trace-free update);
+    the checkpoint records lambda 0, so a later ``--resume`` without ``--lambda`` goes on with it,
+    and the weights differ from the same games at lambda 0.7."""
+    base = ["train", "minigam", "--checkers", "3", "--hidden", "6", "--seed", "2", "--no-progress"]
+    td0, td7 = tmp_path / "td0.npz", tmp_path / "td7.npz"  # type: ignore[operator]
+    for out in (td0, td7):
+        assert main(base + ["--games", "5", "--out", str(out)]) == 0
+    assert main(base + ["--games", "5", "--resume", "--lambda", "0", "--out", str(td0)]) == 0
+    assert main(base + ["--games", "5", "--resume", "--out", str(td7)]) == 0
+    capsys.readouterr()
+    a, b = load_net(td0), load_net(td7)
+    assert a.games == b.games == 10
+    assert a.meta["trainer"]["lambda"] == 0.0 and b.meta["trainer"]["lambda"] == 0.7
+    assert not np.array_equal(a.w1, b.w1)
+    assert main(base + ["--games", "3", "--resume", "--out", str(td0)]) == 0
+    assert load_net(td0).meta["trainer"]["lambda"] == 0.0
