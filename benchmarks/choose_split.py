@@ -3,8 +3,8 @@
     python benchmarks/choose_split.py [--variant standard] [--decisions 600] [--seed 5]
 
 Choosing a play is what a rollout game and the trainer spend most of their time on. This times, in
-CPU seconds (the best of three rounds), four loops of the self-play kernel over the same decisions
-(positions from the shipped net's self-play, with random dice), each doing one part more:
+CPU seconds (the best of three rounds), one compiled loop over the same decisions (positions from
+the shipped net's self-play, with random dice) stopped at four stages, each doing one part more:
 
 * ``move generation``: the roll's plays (``plays_of``);
 * ``+ expert inputs``: and each play's inputs after the points (``encode_tail``);
@@ -41,50 +41,36 @@ def build(k: Any, nout: int) -> dict[str, Any]:
     pre_inc, swap, encode_tail, encode = k.pre_inc, k.swap, k.encode_tail, k.encode
 
     @njit
-    def gen(B, OF, A, C, ws, w1, b1, w2, b2):
-        t = 0
-        for r in range(B.shape[0]):
-            cnt, _used, _kind = plays_of(B[r], A[r], C[r], False, ws)
-            t += cnt
-        return float(t)
-
-    @njit
-    def tail(B, OF, A, C, ws, w1, b1, w2, b2):
-        ic = inc_scratch(w1.shape[1], nout)
-        t = 0.0
-        for r in range(B.shape[0]):
-            cnt, _used, kind = plays_of(B[r], A[r], C[r], False, ws)
-            for i in range(cnt):
-                so = swap(ws[0][i], OF[r], ic.sb)
-                encode_tail(ic.sb, so, ic.x)
-                t += ic.x[-1]
-        return t
-
-    @njit
-    def sums(B, OF, A, C, ws, w1, b1, w2, b2):
-        ic = inc_scratch(w1.shape[1], nout)
-        t = 0.0
-        for r in range(B.shape[0]):
-            cnt, _used, kind = plays_of(B[r], A[r], C[r], False, ws)
-            inc_base(B[r], OF[r], kind != 0, w1, b1, ic)
-            for i in range(cnt):
-                so = swap(ws[0][i], OF[r], ic.sb)
-                pre_inc(ic.sb, so, ic, w1)
-                t += ic.z[0]
-        return t
-
-    @njit
-    def full(B, OF, A, C, ws, w1, b1, w2, b2):
+    def walk(B, OF, A, C, ws, w1, b1, w2, b2, stage):
+        """Stage 0: each roll's plays; 1: and each play's later inputs; 2: and its hidden sums
+        from the base's; 3: and its values (value_inc, as best_play runs it)."""
         ic = inc_scratch(w1.shape[1], nout)
         out = np.empty(nout)
         t = 0.0
         for r in range(B.shape[0]):
             cnt, _used, kind = plays_of(B[r], A[r], C[r], False, ws)
+            if stage == 0:
+                t += cnt
+                continue
             same = kind != 0
-            inc_base(B[r], OF[r], same, w1, b1, ic)
+            if stage >= 2:
+                inc_base(B[r], OF[r], same, w1, b1, ic)
             for i in range(cnt):
-                value_inc(ws[0][i], OF[r], same, w1, w2, b2, ic, out)
-                t += out[0]
+                if stage == 3:
+                    value_inc(ws[0][i], OF[r], same, w1, w2, b2, ic, out)
+                    t += out[0]
+                    continue
+                if same:  # the side to act next sees the board as it is
+                    ic.sb[:] = ws[0][i]
+                    so = OF[r]
+                else:
+                    so = swap(ws[0][i], OF[r], ic.sb)
+                if stage == 1:
+                    encode_tail(ic.sb, so, ic.x)
+                    t += ic.x[-1]
+                else:
+                    pre_inc(ic.sb, so, ic, w1)
+                    t += ic.z[0]
         return t
 
     @njit
@@ -112,7 +98,7 @@ def build(k: Any, nout: int) -> dict[str, Any]:
                             after += 1
         return head / max(n, 1), after / max(n, 1)
 
-    return {"gen": gen, "tail": tail, "sums": sums, "full": full, "differ": differ}
+    return {"walk": walk, "differ": differ}
 
 
 def run(variant: str, decisions: int, seed: int) -> dict[str, Any]:
@@ -130,14 +116,14 @@ def run(variant: str, decisions: int, seed: int) -> dict[str, Any]:
     w1, b1, w2, b2 = net.kernel_weights()
     loops = build(k, len(net.outputs))
     args = (B, OF, A, C, ws, w1, b1, w2, b2)
-    cands = int(loops["gen"](*args))
+    cands = int(loops["walk"](*args, 0))
     times = {}
-    for name in ("gen", "tail", "sums", "full"):
-        loops[name](*args)  # compile, warm
+    for stage, name in enumerate(("gen", "tail", "sums", "full")):
+        loops["walk"](*args, stage)  # compile, warm
         best = float("inf")
         for _ in range(3):
             t = time.process_time()
-            loops[name](*args)
+            loops["walk"](*args, stage)
             best = min(best, time.process_time() - t)
         times[name] = best
     n = len(pos)
