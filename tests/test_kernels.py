@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from backgammon_lab.analysis import selfplay
-from backgammon_lab.analysis.nets import Net, encode
+from backgammon_lab.analysis.nets import Net, encode, load_net
 from backgammon_lab.analysis.train import Trainer
 from backgammon_lab.engine import (
     KEEP,
@@ -33,6 +33,7 @@ from backgammon_lab.engine import (
     advance,
     start_state,
 )
+from backgammon_lab.errors import AnalysisError
 from backgammon_lab.kernels import compiled, movegen
 from backgammon_lab.position import Roll
 from backgammon_lab.variants import find_variant
@@ -179,7 +180,8 @@ def test_random_self_play_kernel_follows_the_engine_event_by_event(name: str) ->
     kinds: set[int] = set()
     for seed in range(25):
         log = np.zeros((6000, 8), np.int64)
-        winner, points, _plies, n = k.play_game(start, selfplay.dice_seed(seed), 0, False, *zeros, 0.0, 0.0, ws, log)
+        winner, points, _plies, n = k.play_game(start, selfplay.dice_seed(seed), 0, False, *zeros, 0.0, 0.0, ws, log,
+                                                  False, selfplay.no_database())
         assert n < len(log)
         s = start_state(v)
         lost = False  # did the last action's dice have no legal move (the engine passed the turn)?
@@ -231,6 +233,42 @@ def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: s
         assert np.abs(x - y).max() < 1e-9 and np.abs(x).max() > 0
     assert ta.averaged is not None and tb.averaged is not None
     assert np.abs(ta.averaged.w1 - tb.averaged.w1).max() < 1e-9
+
+
+@pytest.mark.parametrize("lam", [0.7, 0.0])
+@pytest.mark.parametrize("name,enc", [("standard", "td24e"), ("mexican", "td24x")])
+def test_exact_race_targets_in_the_kernel_equal_the_python_reference(name: str, enc: str, lam: float,
+                                                                      tmp_path: Path) -> None:
+    """Issue 19, the bear-off database as training targets: with ``exact_races`` the kernel and the
+    Python trainer make the same steps (a state before a pure bear-off race learns towards the
+    database's values), and those steps are not the plain ones: the same games move the weights
+    elsewhere than without it."""
+    v = find_variant(name)
+    base = Net.create(name, hidden=8, seed=5, encoding=enc)
+    a, b, c = base.copy(), base.copy(), base.copy()
+    ta = Trainer(a, seed=2, alpha=0.1, lam=lam, exact_races=True)
+    tb = Trainer(b, seed=2, alpha=0.1, lam=lam, exact_races=True)
+    for _ in range(3):
+        ta.play_game()
+    tb.train(3)
+    Trainer(c, seed=2, alpha=0.1, lam=lam).train(3)
+    assert int(ta.dice[0]) == int(tb.dice[0])
+    for x, y in ((a.w1, b.w1), (a.b1, b.b1), (a.w2, b.w2), (a.b2, b.b2)):
+        assert np.abs(x - y).max() < 1e-9
+    assert np.abs(b.w2 - c.w2).max() > 1e-6, "no race was met: the test's games prove nothing"
+    assert v.points >= 2 * v.home
+    resumed = Trainer.resume(load_net(tb.checkpoint(tmp_path / "n.npz")))
+    assert resumed.exact_races is True and Trainer.resume(resumed.net, exact_races=False).exact_races is False
+
+
+def test_exact_race_targets_need_a_bear_off_database() -> None:
+    """Mini-Gam has no bear-off database (its table is exact everywhere): asking for exact race
+    targets there is refused, quoting the variant, and a non-boolean is refused."""
+    net = Net.create("minigam", hidden=4, seed=1)
+    with pytest.raises(AnalysisError, match="minigam has no bear-off database"):
+        Trainer(net, exact_races=True)
+    with pytest.raises(AnalysisError, match="exact_races is True or False, not 'yes'"):
+        Trainer(Net.create("standard", hidden=4, seed=1), exact_races="yes")  # type: ignore[arg-type]
 
 
 def test_the_rule_tests_pass_with_numba_disabled() -> None:

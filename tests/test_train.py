@@ -274,3 +274,26 @@ def test_cli_resume_switches_a_run_to_td0_and_the_checkpoint_keeps_it(tmp_path: 
     assert not np.array_equal(a.w1, b.w1)
     assert main(base + ["--games", "3", "--resume", "--out", str(td0)]) == 0
     assert load_net(td0).meta["trainer"]["lambda"] == 0.0
+
+
+def test_cli_exact_races_is_kept_by_the_checkpoint_and_refused_where_there_is_no_database(
+        tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--exact-races`` (issue 19: the bear-off database as training targets) is recorded in the
+    checkpoint and its history, kept by a later ``--resume``, turned off by ``--no-exact-races``;
+    Mini-Gam, which has no bear-off database, refuses it with a message and no traceback."""
+    out = tmp_path / "std.npz"  # type: ignore[operator]
+    base = ["train", "standard", "--hidden", "4", "--seed", "3", "--no-progress", "--out", str(out)]
+    assert main(base + ["--games", "2", "--exact-races"]) == 0
+    net = load_net(out)
+    assert net.meta["trainer"]["exact_races"] is True and net.meta["history"][-1]["exact_races"] is True
+    assert "--exact-races" in net.meta["commands"][-1]
+    assert main(base + ["--games", "1", "--resume"]) == 0
+    assert load_net(out).meta["trainer"]["exact_races"] is True
+    assert main(base + ["--games", "1", "--resume", "--no-exact-races"]) == 0
+    assert "exact_races" not in load_net(out).meta["trainer"]
+    capsys.readouterr()
+    mg = tmp_path / "mg.npz"  # type: ignore[operator]
+    code = main(["train", "minigam", "--games", "1", "--exact-races", "--no-progress", "--out", str(mg)])
+    err = capsys.readouterr().err
+    assert code != 0 and "minigam has no bear-off database" in err and "Traceback" not in err
+    assert not mg.exists()

@@ -49,7 +49,7 @@ from backgammon_lab.position import Position
 from backgammon_lab.variants import Variant, find_variant
 
 __all__ = ["BearoffDatabase", "BearoffError", "build_database", "default_database_path", "get_database",
-           "race_values"]
+           "kernel_database", "race_values"]
 
 FORMAT_VERSION = 1
 #: The most turns a distribution may need while building (exact bear-off has long tails: a last
@@ -250,6 +250,21 @@ def get_database(variant: str | Variant, *, build: bool = True) -> BearoffDataba
         os.replace(tmp, path)
     _LOADED[v.name] = db
     return db
+
+
+def kernel_database(variant: str | Variant, *, exact: bool = True) -> tuple[np.ndarray, ...]:
+    """The bear-off database of ``variant`` as the compiled kernels read it (``race_row`` in
+    :mod:`~backgammon_lab.analysis.selfplay_template`): its sorted keys, their rows, the turns, the
+    first checker off and the checkers on the board of each row. Without ``exact``, or for a variant
+    with no database (Mini-Gam), one-row arrays of the same types that no kernel reads."""
+    from .selfplay import no_database
+
+    v = find_variant(variant)
+    db = get_database(v) if exact and v.points >= 2 * v.home else None
+    if db is None:
+        return no_database()
+    return (db._sorted_keys, db._order.astype(np.int64), db.turns, db.first_off,  # type: ignore[attr-defined]
+            db.configs.sum(1).astype(np.int64))
 
 
 def home_configs(position: Position) -> tuple[np.ndarray, np.ndarray] | None:

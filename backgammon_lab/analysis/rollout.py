@@ -503,13 +503,7 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     k = kernel(v, net.encoding, net.hidden2)
     ws, sc, nout = _buffers(net)
     weights = net.kernel_weights()
-    db = bearoff.get_database(v) if v.points >= 2 * v.home else None
-    if db is None:
-        dbt: tuple[Any, ...] = (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros((1, 1)),
-                                np.zeros(1, np.int64))
-    else:
-        dbt = (db._sorted_keys, db._order.astype(np.int64), db.turns, db.first_off,  # type: ignore[attr-defined]
-               db.configs.sum(1).astype(np.int64))
+    dbt = bearoff.kernel_database(v)
     mts = np.array([_game_rng(seed, i).getstate()[1] for i in range(lo, hi)], dtype=np.int64)
     firsts = [first_rolls(seed, i, games) if stratify else () for i in range(lo, hi)]
     nforced = len(firsts[0]) if firsts else 0

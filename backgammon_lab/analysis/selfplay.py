@@ -23,7 +23,7 @@ from ..position import Position
 from ..variants import Variant
 from .encodings import ENCODINGS, _rolls_reaching, input_size
 
-__all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "MAX_PLY"]
+__all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "no_database", "MAX_PLY"]
 
 #: The deepest look-ahead of the analysis search in the kernel (plies 0..MAX_PLY; see
 #: :class:`backgammon_lab.analysis.search.Evaluator`).
@@ -68,6 +68,12 @@ def kernel(variant: Variant, encoding: str, hidden2: int = 0) -> ModuleType:
     return mod
 
 
+def no_database() -> tuple[np.ndarray, ...]:
+    """Arrays of the types of a bear-off database in the kernels (see
+    :func:`~backgammon_lab.analysis.bearoff.kernel_database`), one row each, for calls that read none."""
+    return (np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(1, np.int64))
+
+
 def start_board(variant: Variant) -> np.ndarray:
     """The start position in White's eye, as the kernels' int8 board row."""
     return np.array(Position.start(variant).board(), dtype=np.int8)
@@ -103,9 +109,11 @@ def random_games(variant: Variant, games: int, seed: int = 0) -> tuple[int, int]
     ws = workspace(variant)
     start = start_board(variant)
     log = np.zeros((0, 8), np.int64)
+    db = no_database()
     wins = plies = 0
     for _ in range(games):
-        winner, _pts, n, _ = k.play_game(start, rng, 0, False, w1, b1, w2, b2, e1, eb1, e2, eb2, 0.0, 0.0, ws, log)
+        winner, _pts, n, _ = k.play_game(start, rng, 0, False, w1, b1, w2, b2, e1, eb1, e2, eb2, 0.0, 0.0, ws, log,
+                                         False, db)
         wins += winner == 0
         plies += n
     return wins, plies

@@ -845,7 +845,7 @@ def _name_value(b, opp_off, w1, b1, w2, b2, ws, ic, val):
 
 @njit_fma
 def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam, o, g1, fixed, delta, rows,
-           xp, dh):
+           xp, dh, tgt, has_tgt):
     """One TD(lambda) step at a state before a roll (see analysis.train): values in White's frame;
     st[0] the trace scale, st[1] 1 when prev holds the last state's values, st[2] see game_scratch.
     The first layer's trace is ew1[input, output, hidden] times st[0]; rows[1..rows[0]] lists the inputs whose trace
@@ -854,7 +854,9 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
     With lambda 0 the first layer's trace is never formed: it would be the last state's inputs
     (rows, their values in xp) times its hidden gradients (eb1), so the update of an input's row is
     its value times one row dh = sum_q delta_q eb1[q] (see _update_td0): a fifth of the work and
-    no trace to move through memory."""
+    no trace to move through memory.
+    With has_tgt, the last state learns towards tgt (this state's exact values in White's frame,
+    from the bear-off database) instead of the net's values here; this state's own step is as ever."""
     K = w2.shape[0]
     H = w1.shape[1]
     # outputs of the current weights
@@ -872,7 +874,7 @@ def _learn(x, h, white, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam
     a1 = alpha * st[0]  # the first layer's update uses the scale before this step's decay
     if upd:
         for q in range(K):
-            delta[q] = fixed[q] - prev[q]
+            delta[q] = (tgt[q] if has_tgt else fixed[q]) - prev[q]
         if lam == 0.0:
             _update_td0(delta, w1, b1, w2, b2, eb1, ew2, eb2, alpha, rows, xp, dh, st[2] > 0)
         else:
@@ -1046,14 +1048,16 @@ def game_scratch(H, K):
 
 
 @njit
-def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alpha, lam, ws, log):
+def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alpha, lam, ws, log, exact, db):
     """One game from the start board (White's eye). policy 0: uniformly random decisions (dice
     and choices from rng); 1: the net at 0-ply. With learn, TD(lambda) on the net's weights (the
     traces ew1[input, output, hidden], eb1[output, hidden], ew2[output, output, hidden] and
     eb2[output, output] are zero before and after a game).
     Returns (winner 0 White / 1 Black, points, plies). With a log (rows of 8 ints), each decision and
     roll is written for comparison with the engine: kind, player, a, b, choice, 0, 0, 0
-    (kind 1 opening roll, 2 keep/reroll, 3 roll, 4 play, 5 name)."""
+    (kind 1 opening roll, 2 keep/reroll, 3 roll, 4 play, 5 name).
+    With exact (and learn), a state that is a pure bear-off race is a target of the exact values of
+    the bear-off database db (bearoff.kernel_database): the last state learns towards them."""
     K = w2.shape[0] - H2
     H = w1.shape[1]
     b = np.empty(W, np.int8)
@@ -1067,6 +1071,8 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
     bv = np.zeros(K)
     ic = inc_scratch(H, K)
     rows, o, g1, fixed, delta, prev, st, xp, dh = game_scratch(H, K)
+    ex = np.zeros(K)
+    tgt = np.zeros(K)
     st[0] = 1.0
     have_cache = False
     cache_off = 0
@@ -1117,6 +1123,13 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
     while winner < 0:
         if phase == 0:
             if learn:
+                has_tgt = exact and is_race(b)
+                if has_tgt:  # the exact values of the side to act, in White's frame
+                    race_row(b, db, ex)
+                    if turn == 0:
+                        tgt[:] = ex
+                    else:
+                        flip(ex, tgt)
                 hit = have_cache and cache_off == opp_off
                 if hit:
                     for q in range(W):
@@ -1126,12 +1139,12 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
                 if hit:  # the hidden values of the play chosen before (best_play with keep)
                     encode(b, opp_off, x)
                     _learn(x, ic.ch, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
-                           o, g1, fixed, delta, rows, xp, dh)
+                           o, g1, fixed, delta, rows, xp, dh, tgt, has_tgt)
                 else:
                     encode(b, opp_off, x)
                     forward(x, w1, b1, w2, b2, hh, tmp)
                     _learn(x, hh, turn == 0, w1, b1, w2, b2, ew1, eb1, ew2, eb2, st, prev, alpha, lam,
-                           o, g1, fixed, delta, rows, xp, dh)
+                           o, g1, fixed, delta, rows, xp, dh, tgt, has_tgt)
             have_cache = False
             r = next_die(rng)
             a = r // 6 + 1
@@ -1230,14 +1243,14 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
 
 @njit
 def train(start, rng, games, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alpha, lam, ws,
-          average, avg1, avgb1, avg2, avgb2, avg_on, stats):
+          average, avg1, avgb1, avg2, avgb2, avg_on, stats, exact, db):
     """games self-play games with TD(lambda) and the moving average of the weights (average > 0:
     a <- a + (w - a) / average after each game; avg_on[0] 0 starts it from the weights).
-    stats: games, plies, white wins (added to)."""
+    stats: games, plies, white wins (added to). exact, db: see play_game."""
     log = np.zeros((0, 8), np.int64)
     for g in range(games):
         winner, points, plies, _n = play_game(start, rng, 1, True, w1, b1, w2, b2, ew1, eb1, ew2, eb2,
-                                              alpha, lam, ws, log)
+                                              alpha, lam, ws, log, exact, db)
         stats[0] += 1
         stats[1] += plies
         if winner == 0:

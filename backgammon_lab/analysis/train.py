@@ -18,6 +18,10 @@ Learning
     chain in which the same player rolls again (doubles, a Mexican's named doubles) needs no
     special case, and the last difference is against the game's result. Eligibility traces are
     kept per output: ``e <- lambda e + grad F_t``, ``w <- w + alpha sum_j (F_{t+1,j} - F_{t,j}) e_j``.
+    With ``exact_races=True`` (standard and Mexican), ``F_{t+1}`` is the exact value from the
+    bear-off database (:mod:`~backgammon_lab.analysis.bearoff`) when the state is a pure bear-off
+    race, so the positions that lead into a race learn from exact values rather than from the
+    net's; the race states themselves still learn as before (the game is played to its end).
 
 Weight averaging
     With ``average=G`` the trainer also keeps an exponential moving average of the weights, with a
@@ -61,6 +65,7 @@ from ..engine import KEEP, REROLL, MakePlay, NameDoubles, Phase, TurnState, play
 from ..errors import AnalysisError, whole_number
 from ..position import WHITE, Roll
 from ..variants import Variant, find_variant
+from .bearoff import kernel_database, race_values
 from .nets import (
     _FLIP,
     Net,
@@ -109,7 +114,8 @@ class Trainer:
     """
 
     def __init__(self, net: Net, *, alpha: float = DEFAULT_ALPHA, lam: float = DEFAULT_LAMBDA, seed: int = 0,
-                 rng_state: Any = None, average: int = 0, averaged: Net | None = None) -> None:
+                 rng_state: Any = None, average: int = 0, averaged: Net | None = None,
+                 exact_races: bool = False) -> None:
         for name, x, lo, hi in (("alpha", alpha, 0.0, 10.0), ("lambda", lam, 0.0, 1.0)):
             if not isinstance(x, (int, float)) or isinstance(x, bool) or not lo <= x <= hi or (name == "alpha" and x == 0):
                 raise AnalysisError(f"{name} must be a number in ({lo}, {hi}], not {x!r}" if name == "alpha"
@@ -118,6 +124,11 @@ class Trainer:
             average = whole_number(average, "average", 0, error=AnalysisError)
         except AnalysisError:
             raise AnalysisError(f"average is a number of games (0: no averaging), not {average!r}") from None
+        if not isinstance(exact_races, bool):
+            raise AnalysisError(f"exact_races is True or False, not {exact_races!r}")
+        if exact_races and net.variant.points < 2 * net.variant.home:
+            raise AnalysisError(f"exact_races: {net.variant.name} has no bear-off database (its races are "
+                                "in its exact table)")
         if net.hidden2:
             raise AnalysisError(f"{net!r} has two hidden layers: self-play trains nets of one; a net of two "
                                 "learns from one by distillation (backgammon-lab distil)")
@@ -131,6 +142,9 @@ class Trainer:
         self.variant: Variant = net.variant
         self.alpha = float(alpha)
         self.lam = float(lam)
+        #: Whether a pure bear-off race is a target of the bear-off database's exact values (the
+        #: state before it learns towards them, not towards the net's values there).
+        self.exact_races = exact_races
         self.seed = seed
         #: The dice generator's state: the compiled kernel's 62-bit generator (a one-element array,
         #: advanced in place by the kernel and by :meth:`_roll` alike).
@@ -162,8 +176,11 @@ class Trainer:
 
     def state(self) -> dict[str, Any]:
         """The trainer's state for a checkpoint (JSON-ready)."""
-        return {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "dice": int(self.dice[0]),
-                "average": self.average}
+        st = {"alpha": self.alpha, "lambda": self.lam, "seed": self.seed, "dice": int(self.dice[0]),
+              "average": self.average}
+        if self.exact_races:
+            st["exact_races"] = True
+        return st
 
     def checkpoint(self, path: str | os.PathLike[str]) -> Path:
         """Write the net with the trainer's state (atomically), and the averaged net beside it
@@ -189,9 +206,9 @@ class Trainer:
 
     @classmethod
     def resume(cls, net: Net, *, alpha: float | None = None, lam: float | None = None, average: int | None = None,
-               averaged: Net | None = None) -> Trainer:
-        """A trainer continuing from a checkpointed net (its alpha, lambda, averaging and dice state
-        unless given); ``averaged`` is the averaged net written with that checkpoint, if any (one of
+               averaged: Net | None = None, exact_races: bool | None = None) -> Trainer:
+        """A trainer continuing from a checkpointed net (its alpha, lambda, averaging, exact races and
+        dice state unless given); ``averaged`` is the averaged net written with that checkpoint, if any (one of
         another game count or shape, e.g. from before the net grew, is ignored, and the averaging
         starts again)."""
         st = net.meta.get("trainer") or {}
@@ -199,12 +216,14 @@ class Trainer:
         if averaged is not None and (averaged.games != net.games or averaged.encoding != net.encoding
                                      or averaged.w1.shape != net.w1.shape):
             averaged = None
+        exact = bool(st.get("exact_races", False)) if exact_races is None else exact_races
         if not st:
             seed = int(net.meta.get("seed", 0))
             return cls(net, alpha=alpha or DEFAULT_ALPHA, lam=DEFAULT_LAMBDA if lam is None else lam, seed=seed,
-                       average=avg, averaged=averaged)
+                       average=avg, averaged=averaged, exact_races=exact)
         return cls(net, alpha=st["alpha"] if alpha is None else alpha, lam=st["lambda"] if lam is None else lam,
-                   seed=int(st["seed"]), rng_state=st.get("dice", st.get("rng")), average=avg, averaged=averaged)
+                   seed=int(st["seed"]), rng_state=st.get("dice", st.get("rng")), average=avg, averaged=averaged,
+                   exact_races=exact)
 
     # -- TD(lambda) -----------------------------------------------------------------------------
     def _reset(self) -> None:
@@ -245,7 +264,11 @@ class Trainer:
         else:
             perm, sign, fixed = self._perm, self._sign, _flip1(o, self._k)
         if self._prev is not None:
-            self._update(fixed - self._prev)
+            exact = race_values(pos) if self.exact_races else None
+            if exact is None:
+                self._update(fixed - self._prev)
+            else:  # the bear-off database's values of this race, in White's frame
+                self._update((exact if white else _flip1(exact, self._k)) - self._prev)
         g2 = o * (1.0 - o)
         g1 = (g2[:, None] * net.w2) * (h * (1.0 - h))[None, :]  # dV_k / d(hidden input), (K, H)
         sg2 = sign * g2[perm]
@@ -373,6 +396,7 @@ class Trainer:
         w1t = net.w1.T.copy()
         a1t = avg.w1.T.copy()
         counts = np.zeros(3, np.int64)
+        db = kernel_database(self.variant, exact=self.exact_races)
         try:
             while stats.games < games:
                 if seconds is not None and time.perf_counter() - t0 >= seconds:
@@ -382,7 +406,7 @@ class Trainer:
                     n = min(n, checkpoint_every - stats.games % checkpoint_every)
                 counts[:] = 0
                 kern.train(start, self.dice, n, w1t, net.b1, net.w2, net.b2, *ew, self.alpha, self.lam, ws,
-                           self.average, a1t, avg.b1, avg.w2, avg.b2, avg_on, counts)
+                           self.average, a1t, avg.b1, avg.w2, avg.b2, avg_on, counts, self.exact_races, db)
                 net.w1[:] = w1t.T
                 if self.average and avg_on[0]:
                     avg.w1[:] = a1t.T

@@ -1,7 +1,7 @@
 """``backgammon-lab train``: the command line of the nets' trainer (:mod:`backgammon_lab.analysis.train`).
 
 ``backgammon-lab train VARIANT --games N [--resume] [--hidden H] [--encoding E] [--alpha A] [--lambda L]
-[--seed S] [--out PATH] [--checkpoint N] [--minutes M] [--average G]`` (:func:`add_train_arguments`).
+[--exact-races | --no-exact-races] [--seed S] [--out PATH] [--checkpoint N] [--minutes M] [--average G]`` (:func:`add_train_arguments`).
 The net file is checked before any training; the run trains in short calls of
 :meth:`~backgammon_lab.analysis.train.Trainer.train`, so that Ctrl-C or SIGTERM stops it between
 games with the games finished saved.
@@ -62,6 +62,9 @@ def add_train_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"trace decay (default {DEFAULT_LAMBDA}, or the checkpoint's); 0 is TD(0), which "
                              "keeps no trace and trains standard about 1.6 times as many games a second "
                              "(give it about twice the --alpha)")
+    parser.add_argument("--exact-races", action=argparse.BooleanOptionalAction, default=None,
+                        help="learn the positions before a pure bear-off race from the bear-off database's "
+                             "exact values, not the net's (standard and Mexican; default off, or the checkpoint's)")
     parser.add_argument("--seed", type=seed_int, default=0,
                         help="seed of a new net and its dice, or of the new units' weights when --resume "
                              "--hidden widens a net (default 0)")
@@ -83,10 +86,14 @@ def _command_text(args: argparse.Namespace) -> str:
     fresh = not args.resume  # a resumed net keeps its seed, and its hidden size unless --hidden widens it
     for flag, val in (("--hidden", args.hidden if fresh else grew), ("--encoding", args.encoding),
                       ("--alpha", args.alpha), ("--lambda", args.lam),
+                      ("--exact-races" if args.exact_races else "--no-exact-races",
+                       None if args.exact_races is None else ""),
                       ("--seed", args.seed if fresh or grew else None), ("--checkers", args.checkers),
                       ("--minutes", args.minutes), ("--average", args.average),
                       ("--checkpoint", args.checkpoint), ("--out", args.out)):
-        if val is not None:
+        if val == "":  # a switch
+            parts.append(flag)
+        elif val is not None:
             parts += [flag, str(val)]
     return " ".join(parts)
 
@@ -230,7 +237,8 @@ def train_command(args: argparse.Namespace) -> int:
             args.grew_hidden = args.hidden
         avg_file = average_path(src)
         averaged = load_net(avg_file) if avg_file.is_file() and src == out else None
-        trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam, average=args.average, averaged=averaged)
+        trainer = Trainer.resume(net, alpha=args.alpha, lam=args.lam, average=args.average, averaged=averaged,
+                                 exact_races=args.exact_races)
         print(f"resuming {src} after {net.games} games", file=sys.stderr)
     else:
         if out.exists():
@@ -240,11 +248,13 @@ def train_command(args: argparse.Namespace) -> int:
         net = Net.create(variant, hidden=args.hidden, seed=args.seed, encoding=args.encoding)
         trainer = Trainer(net, alpha=args.alpha or DEFAULT_ALPHA,
                           lam=DEFAULT_LAMBDA if args.lam is None else args.lam, seed=args.seed,
-                          average=args.average or 0)
+                          average=args.average or 0, exact_races=bool(args.exact_races))
     net.meta.setdefault("commands", []).append(_command_text(args))
     history = net.meta.setdefault("history", [])
     run = {"command": _command_text(args), "from": net.games, "to": net.games, "alpha": trainer.alpha,
            "lambda": trainer.lam}
+    if trainer.exact_races:
+        run["exact_races"] = True
     history.append(run)
 
     def note_games(t: Trainer) -> None:
