@@ -49,7 +49,7 @@ from backgammon_lab.position import Position
 from backgammon_lab.variants import Variant, find_variant
 
 __all__ = ["BearoffDatabase", "BearoffError", "build_database", "default_database_path", "get_database",
-           "kernel_database", "race_values"]
+           "has_database", "kernel_database", "race_values"]
 
 FORMAT_VERSION = 1
 #: The most turns a distribution may need while building (exact bear-off has long tails: a last
@@ -201,7 +201,7 @@ def build_database(variant: str | Variant, *, checkers: int | None = None) -> Be
     """
     v = find_variant(variant)
     n = v.checkers if checkers is None else whole_number(checkers, "checkers", 1, v.checkers, error=BearoffError)
-    if v.points < 2 * v.home:
+    if not has_database(v):
         raise BearoffError(f"{v.name} has no room for a race between two home boards")
     home = v.home
     configs = _configs(n, home, v.stacking_cap)
@@ -225,6 +225,12 @@ def build_database(variant: str | Variant, *, checkers: int | None = None) -> Be
 
 
 _LOADED: dict[str, BearoffDatabase] = {}
+
+
+def has_database(variant: Variant) -> bool:
+    """Whether ``variant`` has a bear-off database: room for a race between two home boards (not
+    Mini-Gam, whose exact table covers its races)."""
+    return variant.points >= 2 * variant.home
 
 
 def get_database(variant: str | Variant, *, build: bool = True) -> BearoffDatabase | None:
@@ -260,7 +266,7 @@ def kernel_database(variant: str | Variant, *, exact: bool = True) -> tuple[np.n
     from .selfplay import no_database
 
     v = find_variant(variant)
-    db = get_database(v) if exact and v.points >= 2 * v.home else None
+    db = get_database(v) if exact and has_database(v) else None
     if db is None:
         return no_database()
     return (db._sorted_keys, db._order.astype(np.int64), db.turns, db.first_off,  # type: ignore[attr-defined]
@@ -289,7 +295,7 @@ def race_values(position: Position, db: BearoffDatabase | None = None) -> np.nda
     output order, or ``None`` when the position is not a pure bear-off race (or the variant has
     no database: Mini-Gam is solved whole by :mod:`backgammon_lab.analysis.solve`)."""
     cfgs = home_configs(position)
-    if cfgs is None or position.variant.points < 2 * position.variant.home:
+    if cfgs is None or not has_database(position.variant):
         return None
     if db is None:
         db = get_database(position.variant)
@@ -325,7 +331,7 @@ def state_values(state: Any, db: BearoffDatabase | None = None) -> np.ndarray | 
     from backgammon_lab.engine import MakePlay, NameDoubles, Phase, advance
 
     pos = state.position
-    if home_configs(pos) is None or pos.variant.points < 2 * pos.variant.home:
+    if home_configs(pos) is None or not has_database(pos.variant):
         return None
     if db is None:
         db = get_database(pos.variant)

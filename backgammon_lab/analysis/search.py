@@ -139,7 +139,7 @@ class Evaluator:
         self.variant = table.variant if table is not None else net.variant
         self._kernel: Any = None
         # a net's values in a pure bear-off race give way to the exact bear-off database's
-        self.exact_races = table is None and self.variant.points >= 2 * self.variant.home
+        self.exact_races = table is None and _bearoff.has_database(self.variant)
 
     def _race(self, position: Position) -> _bearoff.BearoffDatabase | None:
         """The bear-off database when ``position`` is a pure bear-off race that this evaluator

@@ -65,7 +65,7 @@ from ..engine import KEEP, REROLL, MakePlay, NameDoubles, Phase, TurnState, play
 from ..errors import AnalysisError, whole_number
 from ..position import WHITE, Roll
 from ..variants import Variant, find_variant
-from .bearoff import kernel_database, race_values
+from .bearoff import has_database, kernel_database, race_values
 from .nets import (
     _FLIP,
     Net,
@@ -126,7 +126,7 @@ class Trainer:
             raise AnalysisError(f"average is a number of games (0: no averaging), not {average!r}") from None
         if not isinstance(exact_races, bool):
             raise AnalysisError(f"exact_races is True or False, not {exact_races!r}")
-        if exact_races and net.variant.points < 2 * net.variant.home:
+        if exact_races and not has_database(net.variant):
             raise AnalysisError(f"exact_races: {net.variant.name} has no bear-off database (its races are "
                                 "in its exact table)")
         if net.hidden2:

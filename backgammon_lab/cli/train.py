@@ -86,15 +86,13 @@ def _command_text(args: argparse.Namespace) -> str:
     fresh = not args.resume  # a resumed net keeps its seed, and its hidden size unless --hidden widens it
     for flag, val in (("--hidden", args.hidden if fresh else grew), ("--encoding", args.encoding),
                       ("--alpha", args.alpha), ("--lambda", args.lam),
-                      ("--exact-races" if args.exact_races else "--no-exact-races",
-                       None if args.exact_races is None else ""),
                       ("--seed", args.seed if fresh or grew else None), ("--checkers", args.checkers),
                       ("--minutes", args.minutes), ("--average", args.average),
                       ("--checkpoint", args.checkpoint), ("--out", args.out)):
-        if val == "":  # a switch
-            parts.append(flag)
-        elif val is not None:
+        if val is not None:
             parts += [flag, str(val)]
+    if args.exact_races is not None:
+        parts.append("--exact-races" if args.exact_races else "--no-exact-races")
     return " ".join(parts)
 
 
