@@ -118,11 +118,14 @@ class Evaluator:
 
     ``lookahead=False`` values the plays of a Mexican at 0-ply as if the mover rolled again instead
     of looking the naming of doubles up; ``shortlist`` is how many plays look it up where the search
-    chooses a play (None: all of them). The net's weights are read when the evaluator is made.
+    chooses a play (None: all of them). ``exact_races=False`` keeps a net's own values in pure
+    bear-off races (by default the bear-off database's exact values replace them; the self-play
+    trainer's reference turns this off, as its kernel reads only the net). The net's weights are
+    read when the evaluator is made.
     """
 
     def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True,
-                 shortlist: int | None = SHORTLIST) -> None:
+                 shortlist: int | None = SHORTLIST, exact_races: bool = True) -> None:
         if (net is None) == (table is None):
             raise AnalysisError("an Evaluator takes a net or a table")
         if shortlist is not None:
@@ -138,8 +141,9 @@ class Evaluator:
         self.outputs: tuple[str, ...] = ("win",) if table is not None else tuple(net.outputs)
         self.variant = table.variant if table is not None else net.variant
         self._kernel: Any = None
-        # a net's values in a pure bear-off race give way to the exact bear-off database's
-        self.exact_races = table is None and _bearoff.has_database(self.variant)
+        # a net's values in a pure bear-off race give way to the exact bear-off database's (unless
+        # exact_races is false: the net's own values, as the self-play trainer's choices)
+        self.exact_races = bool(exact_races) and table is None and _bearoff.has_database(self.variant)
 
     def _race(self, position: Position) -> _bearoff.BearoffDatabase | None:
         """The bear-off database when ``position`` is a pure bear-off race that this evaluator
@@ -407,16 +411,17 @@ def evaluator_for(position: Position, choice: Any = None, *, solved: bool = True
 # the Mexican decisions of a position, for callers without a TurnState (the trainer)
 
 
-def keep_or_reroll_values(net: Any, position: Position, dice: Sequence[int], *, lookahead: bool = True
-                          ) -> tuple[np.ndarray, np.ndarray]:
+def keep_or_reroll_values(net: Any, position: Position, dice: Sequence[int], *, lookahead: bool = True,
+                          exact_races: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Mexican's opening choice (M2) for ``position.turn`` at 0-ply: its values when it keeps
     ``dice`` (the best play of them) and when it rolls again (the average over the 21 rolls of the
-    best play)."""
-    ev = Evaluator(net, lookahead=lookahead)
+    best play). ``exact_races`` as :class:`Evaluator`'s."""
+    ev = Evaluator(net, lookahead=lookahead, exact_races=exact_races)
     return ev.dice_value(position, tuple(dice)), ev.roll_row(position, 1)
 
 
-def name_values(net: Any, position: Position, *, lookahead: bool = True) -> np.ndarray:
-    """Mexican (M8) at 0-ply: the mover's values after the best play of each named doubles 1..6 (rows)."""
-    ev = Evaluator(net, lookahead=lookahead)
+def name_values(net: Any, position: Position, *, lookahead: bool = True, exact_races: bool = True) -> np.ndarray:
+    """Mexican (M8) at 0-ply: the mover's values after the best play of each named doubles 1..6
+    (rows). ``exact_races`` as :class:`Evaluator`'s."""
+    ev = Evaluator(net, lookahead=lookahead, exact_races=exact_races)
     return np.stack([ev.dice_value(position, (k, k), named=True) for k in range(1, 7)])

@@ -351,9 +351,10 @@ class Trainer:
                 return MakePlay(plays[0] if len(plays) == 1 else plays[self._choose(st)])
             if ph is Phase.CHOICE:
                 assert st.roll is not None
-                keep, fresh = keep_or_reroll_values(net, st.position, st.roll.dice, lookahead=False)
+                keep, fresh = keep_or_reroll_values(net, st.position, st.roll.dice, lookahead=False,
+                                                   exact_races=False)
                 return KEEP if net.score(keep) >= net.score(fresh) else REROLL
-            vals = name_values(net, st.position, lookahead=False)
+            vals = name_values(net, st.position, lookahead=False, exact_races=False)  # the net's own, as the kernel
             return NameDoubles(int(np.argmax(net.score(vals))) + 1)
 
         s = start_state(self.variant)
