@@ -107,7 +107,7 @@ def test_the_same_search_source_runs_uncompiled_with_the_same_plays() -> None:
 
 
 @pytest.mark.parametrize("name,enc", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24x"),
-                                      ("standard", "td24e"), ("minigam", "strip")])
+                                      ("standard", "td24e"), ("mexican", "td24m"), ("minigam", "strip")])
 def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
     import random
 
@@ -130,7 +130,8 @@ def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
 
 
 @pytest.mark.parametrize("name,enc", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24"),
-                                      ("mexican", "td24x"), ("standard", "td24e"), ("minigam", "strip")])
+                                      ("mexican", "td24x"), ("standard", "td24e"), ("mexican", "td24m"),
+                                      ("minigam", "strip")])
 def test_incremental_evaluation_equals_the_numpy_forward_pass(name: str, enc: str) -> None:
     """Every play of a roll valued incrementally from the position before it (the base: that
     position as the next side to act sees it) equals the numpy net on the play's board, within
@@ -216,7 +217,7 @@ def test_random_self_play_kernel_follows_the_engine_event_by_event(name: str) ->
 
 @pytest.mark.parametrize("lam", [0.7, 0.0])
 @pytest.mark.parametrize("name,enc", [("minigam", "strip"), ("standard", "td24x"), ("mexican", "td24x"),
-                                      ("standard", "td24e")])
+                                      ("standard", "td24e"), ("mexican", "td24m")])
 def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: str, lam: float) -> None:
     """The kernel's TD(lambda) (with lambda 0 its trace-free update) against the Python trainer's
     traces: the same dice, weights and averages after two games."""
@@ -233,6 +234,27 @@ def test_td_training_in_the_kernel_equals_the_python_reference(name: str, enc: s
         assert np.abs(x - y).max() < 1e-9 and np.abs(x).max() > 0
     assert ta.averaged is not None and tb.averaged is not None
     assert np.abs(ta.averaged.w1 - tb.averaged.w1).max() < 1e-9
+
+
+def test_the_trainers_naming_in_a_bear_off_race_reads_the_net_alone() -> None:
+    """After a Mexican in a pure bear-off race the Python trainer names the doubles its kernel
+    names: both by the net's own values (the evaluator's default there, the bear-off database's
+    exact values, ranked the doubles otherwise, so the two trainers' games parted)."""
+    from backgammon_lab import Position
+    from backgammon_lab.analysis.search import name_values
+    from backgammon_lab.position import WHITE
+
+    v = find_variant("mexican")
+    net = Net.create(v, hidden=8, seed=1, encoding="td24e")
+    k = selfplay.kernel(v, net.encoding)
+    board = (3, 4, 4, 4) + (0,) * 19 + (-4, -4, 0, 0)  # my 12 on my 1- to 3-points, its 8 on its 1- and 2-points
+    pos = Position.from_board(v, WHITE, board, 7)
+    own = net.score(name_values(net, pos, lookahead=False, exact_races=False))
+    exact = net.score(name_values(net, pos, lookahead=False))
+    named = k._name_value(np.array(board, np.int8), 7, np.ascontiguousarray(net.w1.T), net.b1, net.w2, net.b2,
+                          selfplay.workspace(v), k.inc_scratch(net.hidden, 1), np.zeros(1))
+    assert named == int(np.argmax(own)) + 1
+    assert int(np.argmax(exact)) + 1 != named  # the case that parted them: the database ranks 1-1 first
 
 
 @pytest.mark.parametrize("lam", [0.7, 0.0])

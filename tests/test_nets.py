@@ -17,6 +17,7 @@ from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import (
     EXPERT,
     FEATURES,
+    LOW_DIE,
     OUTPUTS_1,
     OUTPUTS_5,
     Net,
@@ -29,6 +30,7 @@ from backgammon_lab.analysis.nets import (
     flip,
     input_size,
     load_net,
+    low_die_features,
     play_board,
     shipped_net,
     shipped_path,
@@ -162,6 +164,65 @@ def _escapes_by_hand(blocked: set[int], p: int) -> int:
     """The rolls (of 36) with which a checker on point p moves its whole roll past ``blocked``."""
     return sum(p - a - b not in blocked and (p - a not in blocked or p - b not in blocked)
                for a in range(1, 7) for b in range(1, 7))
+
+
+def _lost_by_the_engine(p: Position) -> float:
+    """The share of the 36 rolls with which the side to act has no legal play at all."""
+    return sum(not any(play.steps for play in p.legal_plays((a, b))) for a in range(1, 7) for b in range(1, 7)) / 36
+
+
+def test_td24m_low_die_features_by_hand_and_by_the_engine() -> None:
+    """td24m's features for Mexican: turn_lost is the share of rolls the rules engine finds no play
+    for (M3: the lower die first, else the turn is lost; M9: entering first; M6: the cap closes a
+    point; M10: exact bear-off), for both sides, on positions from play and from random boards."""
+    import random as _random
+
+    from randpos import random_board
+
+    v = find_variant("mexican")
+    names = [n + "_me" for n in LOW_DIE] + [n + "_op" for n in LOW_DIE]
+
+    def feats(board: tuple[int, ...] | list[int], opp_off: int) -> dict[str, float]:
+        return dict(zip(names, low_die_features(v, [board], [opp_off])[0], strict=True))
+
+    f = feats(Position.start("mexican").board(), 0)
+    assert f["enter_low_me"] == pytest.approx(1 / 36)  # only 6-6 (its 19-point) is closed: 13 - 2 * 6 = 1
+    assert f["turn_lost_me"] == 0.0 and f["capped_me"] == pytest.approx(2 / 3)  # the 13- and 6-points hold five
+    board = [0] * 27
+    board[25] = 1  # my checker on the bar
+    board[24] = -2  # its 1-point, my entry point for a 1: 11 rolls of 36 have 1 as the lower die
+    board[20] = 5  # my five on my 20-point close my entry for a 5: 3 rolls
+    board[2] = -1
+    f = feats(board, 12)
+    assert f["enter_low_me"] == f["turn_lost_me"] == pytest.approx((11 + 3) / 36)
+    assert f["capped_me"] == pytest.approx(1 / 3)
+    home = [0] * 27
+    home[5] = 3  # all home: a 1 to 4 moves within the board, a 5 bears off, a 6 moves nothing (exact)
+    home[24] = -1
+    f = feats(home, 14)
+    assert f["turn_lost_me"] == pytest.approx(1 / 36)
+    rng = _random.Random(3)
+    boards = [tuple(p.board()) + (_opp(p),) for p in _positions("mexican", 80, seed=21)]
+    for _ in range(150):
+        b = random_board(v, rng)
+        boards.append(tuple(b) + (v.checkers - sum(-y for y in b[1:25] if y < 0) - b[26],))
+    seen_lost = 0
+    for row in boards:
+        b, opp_off = row[:-1], row[-1]
+        f = feats(b, opp_off)
+        p = Position.from_board(v, WHITE, b, opp_off)
+        assert f["turn_lost_me"] == pytest.approx(_lost_by_the_engine(p)), b
+        assert f["turn_lost_op"] == pytest.approx(_lost_by_the_engine(p.with_turn(BLACK))), b
+        if b[25]:
+            assert f["enter_low_me"] == f["turn_lost_me"]
+        seen_lost += f["turn_lost_me"] > 0
+    assert seen_lost >= 20  # the check met positions where turns are lost
+
+
+def test_td24m_is_for_variants_played_lower_die_first() -> None:
+    with pytest.raises(NetError, match="lower die first"):
+        Net.create("standard", hidden=4, encoding="td24m")
+    assert input_size(find_variant("mexican"), "td24m") == 236
 
 
 def test_td24e_expert_features_by_hand() -> None:

@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import AnalysisError
 from ..variants import Variant
 
-__all__ = ["NetError", "ENCODINGS", "FEATURES", "EXPERT", "encoding_for", "input_size"]
+__all__ = ["NetError", "ENCODINGS", "FEATURES", "EXPERT", "LOW_DIE", "encoding_for", "input_size"]
 
 
 class NetError(AnalysisError):
@@ -24,13 +24,17 @@ class NetError(AnalysisError):
 
 
 #: The encodings, and the one each extends (its inputs come first; see :meth:`Net.with_encoding`).
-ENCODINGS: dict[str, str | None] = {"td24": None, "td24x": "td24", "td24e": "td24x", "strip": None}
+ENCODINGS: dict[str, str | None] = {"td24": None, "td24x": "td24", "td24e": "td24x", "td24m": "td24e",
+                                     "strip": None}
 #: Hand-made features of ``td24x``, per side.
 FEATURES = ("shots_against", "blots", "home_points", "prime", "back", "contact")
 #: The expert features ``td24e`` adds to ``td24x``, per side (after Berliner's and gnubg's contact
 #: inputs; defined in :func:`backgammon_lab.analysis.nets.expert_features`).
 EXPERT = ("escape", "contain", "contain_back", "pip_loss", "double_shots", "mobility", "back_anchor",
           "forward_anchor", "enter_fail", "break_contact")
+#: The features ``td24m`` adds to ``td24e`` for variants played lower die first (Mexican), per side
+#: (defined in :func:`backgammon_lab.analysis.nets.low_die_features`).
+LOW_DIE = ("enter_low", "turn_lost", "capped")
 
 
 def encoding_for(variant: Variant) -> str:
@@ -43,6 +47,8 @@ def _check_encoding(variant: Variant, enc: str) -> None:
         raise NetError(f"unknown encoding {enc!r}; known: {', '.join(repr(k) for k in ENCODINGS)}")
     if enc.startswith("td24") and variant.points != 24:
         raise NetError(f"encoding {enc!r} is for boards of 24 points, not {variant.points} ({variant!r})")
+    if enc == "td24m" and not variant.low_die_first:
+        raise NetError(f"encoding {enc!r} is for variants played lower die first, not {variant!r}")
 
 
 def input_size(variant: Variant, encoding: str | None = None) -> int:
@@ -56,6 +62,8 @@ def input_size(variant: Variant, encoding: str | None = None) -> int:
         return 8 * n + 6 + 2 * len(FEATURES)
     if enc == "td24e":
         return 8 * n + 6 + 2 * len(FEATURES) + 2 * len(EXPERT)
+    if enc == "td24m":
+        return 8 * n + 6 + 2 * len(FEATURES) + 2 * len(EXPERT) + 2 * len(LOW_DIE)
     return 2 * (n * c + 2 * c) + 2
 
 

@@ -33,6 +33,11 @@ Encodings (chosen from the variant's facts, never from its name; :func:`encoding
     pip loss to hits, double shots, mobility, anchors, the chance of not entering, and the contact
     left to break. 230 inputs; a ``td24x`` net grows into it the same way.
 
+    ``td24m`` (24 points, variants played lower die first: Mexican): ``td24e`` followed by six
+    features, three for each side (:func:`low_die_features`): the chance of not entering from the
+    bar when the lower die enters first, the chance of losing the whole turn at its first step, and
+    the points holding the cap. 236 inputs; a ``td24e`` net grows into it the same way.
+
     ``strip`` (short boards such as Mini-Gam's six points): a thermometer per point and side
     (``n >= 1 .. n >= checkers``), the same for the bar and for the checkers borne off, and each
     side's pip count / (checkers * (points + 1)). For Mini-Gam, 130 inputs.
@@ -62,7 +67,17 @@ import numpy as np
 from ..errors import whole_number
 from ..position import OFF
 from ..variants import Variant, find_variant
-from .encodings import ENCODINGS, EXPERT, FEATURES, NetError, _check_encoding, _rolls_reaching, encoding_for, input_size
+from .encodings import (
+    ENCODINGS,
+    EXPERT,
+    FEATURES,
+    LOW_DIE,
+    NetError,
+    _check_encoding,
+    _rolls_reaching,
+    encoding_for,
+    input_size,
+)
 
 __all__ = [
     "Net",
@@ -71,10 +86,13 @@ __all__ = [
     "OUTPUTS_5",
     "encoding_for",
     "expert_features",
+    "low_die_features",
     "encode",
     "features",
     "ENCODINGS",
     "FEATURES",
+    "EXPERT",
+    "LOW_DIE",
     "input_size",
     "swap_boards",
     "flip",
@@ -275,6 +293,57 @@ def expert_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     return np.concatenate([f[:k], f[k:]], axis=1)
 
 
+#: The rolls (of 36) whose lower die is l (l = 1..6): one doubles and 2 (6 - l) others.
+_LOW_ROLLS = 13 - 2 * np.arange(1, 7)
+
+
+def low_die_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
+    """The features ``td24m`` adds to ``td24e`` for a variant played lower die first (:data:`LOW_DIE`,
+    the side to act's three, then the opponent's), shape ``(B, 6)``, each side in its own numbering.
+
+    A point is *closed* to a side when the other side holds it (two or more checkers) or this side
+    already has the variant's cap of checkers there (Mexican: five). A roll whose lower die is l
+    (13 - 2l of the 36 rolls, doubles included) must first move some checker l pips; when no
+    checker can, the whole turn is lost.
+
+    enter_low: the chance that a checker on the bar does not enter with the next roll, the entry
+    point of the lower die closed (whether or not the side has a checker on the bar). turn_lost: the
+    chance that the next roll is lost at its first step: with checkers on the bar the lower die's
+    entry point is closed; otherwise no checker moves the lower die to an open point, nor bears off
+    with it (all checkers home: from point l when bear-off is exact, else from point l or from the
+    highest point below l). capped: its points holding the cap / (checkers // cap), 0 without a cap.
+    """
+    n, bar, home, c = variant.points, variant.bar, variant.home, variant.checkers
+    cap = variant.stacking_cap or c + 1
+    b, _ = _as_boards(boards, opp_off, n)
+    k = b.shape[0]
+    pts = b[:, 1:bar]
+    me = np.maximum(pts, 0)
+    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
+    mine = np.concatenate([me, op])  # rows 0..k-1: the side to act; rows k..2k-1: its opponent
+    theirs = np.concatenate([op, me])
+    on_bar = np.concatenate([b[:, bar], b[:, bar + 1]]) > 0
+    closed = (theirs[:, ::-1] >= 2) | (mine >= cap)  # column q - 1: this side's point q
+    low = np.arange(1, 7)
+    enter_closed = closed[:, n - low]  # the entry point of die l is bar - l
+    can = np.zeros((2 * k, 6), dtype=bool)
+    has = mine > 0
+    for d in low:
+        can[:, d - 1] = (has[:, d:] & ~closed[:, :n - d]).any(1)
+    home_only = ~has[:, home:].any(1) & ~on_bar
+    top = np.where(has[:, :home].any(1), home - np.argmax(has[:, home - 1::-1], axis=1), 0)  # highest point
+    for d in low[low <= home]:
+        off = has[:, d - 1] if variant.exact_bear_off else has[:, d - 1] | ((top > 0) & (top < d))
+        can[:, d - 1] |= home_only & off
+    can = np.where(on_bar[:, None], ~enter_closed, can)
+    f = np.zeros((2 * k, len(LOW_DIE)))
+    f[:, 0] = (enter_closed @ _LOW_ROLLS) / 36.0
+    f[:, 1] = (~can @ _LOW_ROLLS) / 36.0
+    if variant.stacking_cap:
+        f[:, 2] = (mine >= cap).sum(1) / max(1, c // cap)
+    return np.concatenate([f[:k], f[k:]], axis=1)
+
+
 def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = None) -> np.ndarray:
     """The input rows of a batch of mover's-eye boards (side to act positive), shape ``(B, inputs)``.
 
@@ -286,6 +355,9 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
         return np.concatenate([encode(variant, boards, opp_off, "td24"), features(variant, boards, opp_off)], axis=1)
     if enc == "td24e":
         return np.concatenate([encode(variant, boards, opp_off, "td24x"), expert_features(variant, boards, opp_off)],
+                              axis=1)
+    if enc == "td24m":
+        return np.concatenate([encode(variant, boards, opp_off, "td24e"), low_die_features(variant, boards, opp_off)],
                               axis=1)
     n, bar, c = variant.points, variant.bar, variant.checkers
     b, o = _as_boards(boards, opp_off, n)

@@ -31,7 +31,7 @@ MAX_PLY = 2
 
 _M62 = (1 << 62) - 1
 _KERNELS: dict[tuple[Any, str, int], ModuleType] = {}
-_ENC = {"td24": 0, "td24x": 1, "strip": 2, "td24e": 3}
+_ENC = {"td24": 0, "td24x": 1, "strip": 2, "td24e": 3, "td24m": 4}
 
 
 def _after_table(variant: Variant) -> list[Any]:
@@ -60,7 +60,9 @@ def kernel(variant: Variant, encoding: str, hidden2: int = 0) -> ModuleType:
         source = TEMPLATE.format(
             variant_repr=repr(variant), movegen=mg.__name__, checkers=variant.checkers, home=variant.home,
             gammons=bool(variant.gammons), opening_choice=bool(variant.opening_choice), enc=_ENC[encoding],
-            nin=input_size(variant, encoding), hidden2=hidden2, after=_after_table(variant),
+            nin=input_size(variant, encoding), hidden2=hidden2, cap=variant.stacking_cap or variant.checkers + 1,
+            capn=max(1, variant.checkers // variant.stacking_cap) if variant.stacking_cap else 1,
+            exact=bool(variant.exact_bear_off), after=_after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.bar)])
         source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
         source += ROLLOUT.format(races=variant.points >= 2 * variant.home)

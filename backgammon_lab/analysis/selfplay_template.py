@@ -28,8 +28,12 @@ C = {checkers}
 HOME = {home}
 GAMMONS = {gammons}
 OPENING_CHOICE = {opening_choice}
-ENC = {enc}  # 0 td24, 1 td24x, 2 strip, 3 td24e
-XF = ENC == 1 or ENC == 3  # td24x's features (td24e extends td24x)
+ENC = {enc}  # 0 td24, 1 td24x, 2 strip, 3 td24e, 4 td24m
+XF = ENC == 1 or ENC >= 3  # td24x's features (td24e extends td24x, td24m td24e)
+EXP = ENC >= 3  # td24e's expert features
+CAP = {cap}  # td24m: the cap of checkers on a point (C + 1: none)
+CAPN = {capn}  # td24m: the most points that can hold the cap (1 without one)
+EXACT = {exact}  # td24m: bear-off with the exact die only
 NIN = {nin}
 # a second hidden layer of H2 units (0: none). Its weights travel packed with the output layer's,
 # so every kernel keeps the four arguments w1, b1, w2, b2: w2 (H2 + K, H) holds the second layer's
@@ -232,6 +236,8 @@ def encode_tail(b, opp_off, x):
     op_mm = 0  # and the other side's in the side to act's
     me_bl = 0  # td24e: each side's blots in its own numbering
     op_bl = 0
+    me_cap = 0  # td24m: each side's points holding the cap, in its own numbering
+    op_cap = 0
     for p in range(1, N + 1):
         v = np.int64(b[p])
         if v > 0:
@@ -240,14 +246,16 @@ def encode_tail(b, opp_off, x):
                 me_any |= 1 << p
                 if v == 1:
                     me_blots |= 1 << (BAR - p)
-                    if ENC == 3:
+                    if EXP:
                         me_bl |= 1 << p
                 else:
                     me_made |= 1 << p
-                    if ENC == 3:
+                    if EXP:
                         me_mo |= 1 << (BAR - p)
                 if p > N - HOME:
                     me_back += v
+                if ENC == 4 and v >= CAP:
+                    me_cap |= 1 << p
                 if me_last < p:
                     me_last = p
         elif v < 0:
@@ -257,14 +265,16 @@ def encode_tail(b, opp_off, x):
                 op_any |= 1 << q
                 if v == -1:
                     op_blots |= 1 << p
-                    if ENC == 3:
+                    if EXP:
                         op_bl |= 1 << q
                 else:
                     op_made |= 1 << q
-                    if ENC == 3:
+                    if EXP:
                         op_mm |= 1 << p
                 if q > N - HOME:
                     op_back -= v
+                if ENC == 4 and -v >= CAP:
+                    op_cap |= 1 << q
                 if op_last < q:
                     op_last = q
     j = TAIL0
@@ -301,9 +311,41 @@ def encode_tail(b, opp_off, x):
         contact = 1.0 if me_last > BAR - op_last else 0.0
         x[j + 11] = contact
         x[j + 17] = contact
-    if ENC == 3:
+    if EXP:
         _expert_side(b, 0, op_mm, me_mo, me_last, op_last, _pop(op_made & HOME_BITS), op_any, me_any, me_bl, x, j + 18)
         _expert_side(b, 1, me_mo, op_mm, op_last, me_last, _pop(me_made & HOME_BITS), me_any, op_any, op_bl, x, j + 28)
+    if ENC == 4:
+        _low_die_side(me_any, op_mm | me_cap, me_cap, x, j + 38)
+        _low_die_side(op_any, me_mo | op_cap, op_cap, x, j + 41)
+
+
+@njit
+def _low_die_side(own, closed, capped, x, j):
+    """The three td24m features of one side (nets.low_die_features), in its own numbering: own its
+    checkers (bit BAR: on the bar), closed the points closed to it (held by the other side or
+    holding its cap), capped its points holding the cap."""
+    enter = 0
+    lost = 0
+    home_only = (own & ~HOME_BITS) == 0
+    for d in range(1, 7):
+        rolls = 13 - 2 * d  # the rolls whose lower die is d
+        shut = (closed >> (BAR - d)) & 1
+        if shut:
+            enter += rolls
+        if own & (1 << BAR):
+            ok = shut == 0
+        else:
+            ok = ((own >> d) & ~closed & ~1) != 0  # a checker on p moves to the open point p - d >= 1
+            if not ok and home_only and d <= HOME:
+                if EXACT:
+                    ok = ((own >> d) & 1) == 1
+                else:
+                    ok = ((own >> d) & 1) == 1 or (own != 0 and own < (1 << d))
+        if not ok:
+            lost += rolls
+    x[j] = enter / 36.0
+    x[j + 1] = lost / 36.0
+    x[j + 2] = _pop(capped) / CAPN
 
 
 @njit
