@@ -2,6 +2,7 @@
 
     python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
     python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N] [--ply 1]
+                                        [--rollout GAMES [--truncate TURNS]]
     python benchmarks/strength.py judge [--net PATH] [--positions 200] [--ply 1]
     python benchmarks/strength.py speed [--seconds 20] [--no-train] [--hints-only] [--evals-only] [--train-only]
                                         [--hint-positions 200] [--ply2 200]
@@ -22,6 +23,10 @@
     our legal Mexican plays by the mover's winning chance in what follows each (the opponent on
     roll; the mover on roll again after doubles played in full; after a Mexican, the best named
     doubles looked up), keeping the opening dice when they are worth at least a fresh roll.
+    ``--rollout GAMES``: the bot is :class:`RolloutBot`, a far stronger and far slower player (for
+    the ceiling of a variant against an opponent): each checker play the best of the 1-ply hint's
+    candidates rolled out ``GAMES`` games each by the net's 0-ply bot, luck taken off,
+    ``--truncate`` turns deep; the other decisions at 1-ply.
 ``judge``
     200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
@@ -62,10 +67,11 @@ sys.path.insert(0, str(ROOT))
 
 from backgammon_lab import Position, find_variant  # noqa: E402
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, roll_of  # noqa: E402
+from backgammon_lab.analysis.hints import hint  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.options import Options  # noqa: E402
-from backgammon_lab.analysis.rollout import play_out, sample_positions  # noqa: E402
+from backgammon_lab.analysis.rollout import play_out, sample_positions, turn_state  # noqa: E402
 from backgammon_lab.analysis.train import DEFAULT_LAMBDA  # noqa: E402
 from backgammon_lab.engine import ALL_ROLLS, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
@@ -216,6 +222,28 @@ def _mover_position(pos: Position, board: tuple[int, ...]) -> Position:
 # matches
 
 
+class RolloutBot(NetBot):
+    """The net's 1-ply bot whose checker plays are chosen by rollouts: the best of the default 1-ply
+    hint's candidates (its first move filter) after ``games`` games each, played by the net's
+    0-ply bot with each roll's luck taken off, cut after ``truncate`` turns (None: to the end)."""
+
+    def __init__(self, net: Net, games: int, truncate: int | None) -> None:
+        super().__init__(net, Options(ply=1))
+        self.rollouts = Options(ply=1, games=games, truncate=truncate, luck=True, bot=NetBot(net))
+
+    def choose_play(self, game: Any, plays: Any) -> Any:
+        if len(plays) == 1:
+            return plays[0]
+        state = turn_state(game)
+        assert state.roll is not None and not state.steps
+        best = hint(state.position, state.roll, self.rollouts, named=state.named).plays[0].play
+        want = play_board(best)
+        return next(p for p in plays if play_board(p) == want)
+
+    def __repr__(self) -> str:
+        return f"RolloutBot({self.net!r}, {self.rollouts.games} games, truncate={self.rollouts.truncate})"
+
+
 def _net(path: str | None, variant: Variant) -> Net:
     net = load_net(path) if path else shipped_net(variant)
     if net is None:
@@ -314,8 +342,9 @@ def cmd_minigam(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant(args.variant)
     net = _net(args.net, v)
-    return match(v, NetBot(net, Options(ply=args.ply), lookahead=not args.no_lookahead), _opponent(args.opponent, v),
-                 args.games, args.workers, args.first_pair)
+    bot = (RolloutBot(net, args.rollout, args.truncate) if args.rollout else
+           NetBot(net, Options(ply=args.ply), lookahead=not args.no_lookahead))
+    return match(v, bot, _opponent(args.opponent, v), args.games, args.workers, args.first_pair)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -563,6 +592,10 @@ def main(argv: list[str] | None = None) -> int:
     ma.add_argument("--no-lookahead", action="store_true", help="value Mexican plays as the trainer does")
     ma.add_argument("--ply", type=int, default=0, choices=(0, 1, 2),
                     help="the net's bot looks this many rolls ahead (default 0)")
+    ma.add_argument("--rollout", type=int, default=0, metavar="GAMES",
+                    help="play by rollouts of the 1-ply candidates, GAMES games each (RolloutBot; slow)")
+    ma.add_argument("--truncate", type=int, default=None, metavar="TURNS",
+                    help="with --rollout: cut each rollout game after TURNS turns (default: play to the end)")
     ma.set_defaults(func=cmd_match)
     j = sub.add_parser("judge")
     j.add_argument("--net")

@@ -2,7 +2,7 @@
 # Every test (unit, browser, notebook and docs) with the project's Python (see scripts/env.sh).
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/test_cli.py -q`.
 # The tests run on every core (pytest-xdist, whole files per worker); PYTEST_WORKERS=1 runs them in
-# this one process, PYTEST_WORKERS=N on N workers.
+# this one process, PYTEST_WORKERS=N on N workers. The 15 slowest tests are listed at the end (CI time).
 # Without Chromium the browser tests are skipped: this says so loudly, with the reason
 # scripts/setup.sh recorded, before and after the run.
 set -euo pipefail
@@ -32,6 +32,6 @@ status=0
 workers=${PYTEST_WORKERS:-auto}
 parallel=()
 [ "$workers" != 1 ] && parallel=(-n "$workers" --dist loadfile)
-"$PY" -m pytest "${parallel[@]}" "$@" || status=$?
+"$PY" -m pytest "${parallel[@]}" --durations=15 "$@" || status=$?
 browser_warning
 exit "$status"

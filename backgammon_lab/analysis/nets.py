@@ -127,6 +127,20 @@ def _as_boards(boards: Any, opp_off: Any, n: int) -> tuple[np.ndarray, np.ndarra
     return b, o
 
 
+def _both_sides(boards: Any, opp_off: Any, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Both sides' checkers, each in its own numbering, for the hand-made features: ``mine`` and
+    ``theirs`` (shape ``(2B, n)``, column q - 1 the side's point q) and the bar counts ``bar_mine``
+    and ``bar_theirs`` (shape ``(2B,)``); rows 0..B-1 are the side to act, rows B..2B-1 its
+    opponent."""
+    b, _ = _as_boards(boards, opp_off, n)
+    pts = b[:, 1:n + 1]
+    me = np.maximum(pts, 0)
+    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
+    on_bar, opp_bar = b[:, n + 1], b[:, n + 2]
+    return (np.concatenate([me, op]), np.concatenate([op, me]),
+            np.concatenate([on_bar, opp_bar]), np.concatenate([opp_bar, on_bar]))
+
+
 #: TD-Gammon's four units of a point holding n checkers (n = 0..15).
 _TD_UNITS = np.array([[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 2.0] for n in range(16)])
 _THERMS: dict[int, np.ndarray] = {}
@@ -185,16 +199,8 @@ def features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     """The hand-made features of ``td24x`` (:data:`FEATURES`, the side to act's six, then the
     opponent's), shape ``(B, 12)``; see the module docstring."""
     n, bar, c, home = variant.points, variant.bar, variant.checkers, variant.home
-    b, _ = _as_boards(boards, opp_off, n)
-    k = b.shape[0]
-    pts = b[:, 1:bar]
-    me = np.maximum(pts, 0)
-    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
-    # rows 0..k-1: the side to act; rows k..2k-1: its opponent (each in its own numbering)
-    mine = np.concatenate([me, op])
-    theirs = np.concatenate([op, me])
-    bar_mine = np.concatenate([b[:, bar], b[:, bar + 1]])
-    bar_theirs = np.concatenate([b[:, bar + 1], b[:, bar]])
+    mine, theirs, bar_mine, bar_theirs = _both_sides(boards, opp_off, n)
+    k = mine.shape[0] // 2
     has = mine > 0
     back = np.where(bar_mine > 0, bar, np.where(has.any(1), n - np.argmax(has[:, ::-1], axis=1), 0))
     contact = (back[:k] + back[k:] > bar).astype(np.float64)
@@ -249,15 +255,10 @@ def expert_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     checkers must travel to pass the other side's rearmost checker / 152 (1 at the start).
     """
     n, bar, home = variant.points, variant.bar, variant.home
-    b, _ = _as_boards(boards, opp_off, n)
-    k = b.shape[0]
-    pts = b[:, 1:bar]
-    me = np.maximum(pts, 0)
-    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
-    mine = np.concatenate([me, op])  # rows 0..k-1: the side to act; rows k..2k-1: its opponent
-    theirs = np.concatenate([op, me])
-    cnt = np.concatenate([mine, np.concatenate([b[:, bar], b[:, bar + 1]])[:, None]], axis=1)  # points 1..bar
-    att = np.concatenate([theirs, np.concatenate([b[:, bar + 1], b[:, bar]])[:, None]], axis=1)
+    mine, theirs, bar_mine, bar_theirs = _both_sides(boards, opp_off, n)
+    k = mine.shape[0] // 2
+    cnt = np.concatenate([mine, bar_mine[:, None]], axis=1)  # points 1..bar
+    att = np.concatenate([theirs, bar_theirs[:, None]], axis=1)
     rows = np.arange(2 * k)
     pnum = np.arange(1, bar + 1)
     occ = cnt > 0
@@ -313,16 +314,11 @@ def low_die_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     with it (all checkers home: from point l when bear-off is exact, else from point l or from the
     highest point below l). capped: its points holding the cap / (checkers // cap), 0 without a cap.
     """
-    n, bar, home, c = variant.points, variant.bar, variant.home, variant.checkers
+    n, home, c = variant.points, variant.home, variant.checkers
     cap = variant.stacking_cap or c + 1
-    b, _ = _as_boards(boards, opp_off, n)
-    k = b.shape[0]
-    pts = b[:, 1:bar]
-    me = np.maximum(pts, 0)
-    op = np.maximum(-pts, 0)[:, ::-1]  # in the opponent's own numbering
-    mine = np.concatenate([me, op])  # rows 0..k-1: the side to act; rows k..2k-1: its opponent
-    theirs = np.concatenate([op, me])
-    on_bar = np.concatenate([b[:, bar], b[:, bar + 1]]) > 0
+    mine, theirs, bar_mine, _ = _both_sides(boards, opp_off, n)
+    k = mine.shape[0] // 2
+    on_bar = bar_mine > 0
     closed = (theirs[:, ::-1] >= 2) | (mine >= cap)  # column q - 1: this side's point q
     low = np.arange(1, 7)
     enter_closed = closed[:, n - low]  # the entry point of die l is bar - l
