@@ -25,8 +25,8 @@
     doubles looked up), keeping the opening dice when they are worth at least a fresh roll.
     ``--rollout GAMES``: the bot is :class:`RolloutBot`, a far stronger and far slower player (for
     the ceiling of a variant against an opponent): each checker play the best of the 1-ply hint's
-    candidates rolled out ``GAMES`` games each by the net's 0-ply bot, luck taken off,
-    ``--truncate`` turns deep; the other decisions at 1-ply.
+    candidates (at most 4, within 0.08 equity at 0-ply) rolled out ``GAMES`` games each by the
+    net's 0-ply bot, ``--truncate`` turns deep; the other decisions at 1-ply.
 ``judge``
     200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
@@ -223,13 +223,14 @@ def _mover_position(pos: Position, board: tuple[int, ...]) -> Position:
 
 
 class RolloutBot(NetBot):
-    """The net's 1-ply bot whose checker plays are chosen by rollouts: the best of the default 1-ply
-    hint's candidates (its first move filter) after ``games`` games each, played by the net's
-    0-ply bot with each roll's luck taken off, cut after ``truncate`` turns (None: to the end)."""
+    """The net's 1-ply bot whose checker plays are chosen by rollouts: the best of at most four
+    candidates (the best at 0-ply, within 0.08 equity of the best) after ``games`` games each,
+    played by the net's 0-ply bot with the same dice for each candidate, cut after ``truncate``
+    turns (None: to the end) and valued there by the net. The other decisions are the 1-ply bot's."""
 
     def __init__(self, net: Net, games: int, truncate: int | None) -> None:
         super().__init__(net, Options(ply=1))
-        self.rollouts = Options(ply=1, games=games, truncate=truncate, luck=True, bot=NetBot(net))
+        self.rollouts = Options(ply=1, filters=((4, 0.08),), games=games, truncate=truncate, bot=NetBot(net))
 
     def choose_play(self, game: Any, plays: Any) -> Any:
         if len(plays) == 1:

@@ -1,0 +1,43 @@
+"""The benchmark's own players (``benchmarks/strength.py``), which need no peer: ``RolloutBot``, the
+player of the ceiling measurement (issue 19), plays each checker play the hint's rollouts rank
+first, and plays whole games."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from backgammon_lab import find_variant
+from backgammon_lab.analysis.hints import hint
+from backgammon_lab.analysis.nets import Net, play_board
+from backgammon_lab.analysis.rollout import sample_positions
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from strength import RolloutBot, _roll_state_play, main  # noqa: E402
+
+
+def test_rollout_bot_plays_the_best_play_of_the_rollouts() -> None:
+    v = find_variant("mexican")
+    net = Net.create(v, hidden=6, seed=2)
+    bot = RolloutBot(net, games=6, truncate=2)
+    chosen = 0
+    for pos in sample_positions(v, 6, seed=3):
+        state = _roll_state_play(pos, (6, 4))
+        if state.plays is None or len(state.plays) < 2:
+            continue
+        h = hint(pos, (6, 4), bot.rollouts)
+        assert h.plays[0].how == "rollout"
+        assert play_board(bot.choose_play(state, state.plays)) == play_board(h.plays[0].play)
+        chosen += 1
+    assert chosen >= 3
+    assert repr(bot) == "RolloutBot(<Net mexican td24 198-6-1 games=0>, 6 games, truncate=2)"
+
+
+def test_a_match_of_the_rollout_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "m.npz"
+    Net.create("mexican", hidden=4, seed=1).save(path)
+    assert main(["match", "mexican", "--games", "2", "--rollout", "2", "--truncate", "1", "--net", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert '"games": 2' in out and "RolloutBot" in out
