@@ -2,7 +2,7 @@
 
     python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
     python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N] [--ply 1]
-                                        [--rollout GAMES [--truncate TURNS]]
+                                        [--rollout GAMES [--truncate TURNS] [--luck]]
     python benchmarks/strength.py judge [--net PATH] [--positions 200] [--ply 1]
     python benchmarks/strength.py speed [--seconds 20] [--no-train] [--hints-only] [--evals-only] [--train-only]
                                         [--hint-positions 200] [--ply2 200]
@@ -26,7 +26,10 @@
     ``--rollout GAMES``: the bot is :class:`RolloutBot`, a far stronger and far slower player (for
     the ceiling of a variant against an opponent): each checker play the best of the 1-ply hint's
     candidates (at most 4, within 0.08 equity at 0-ply) rolled out ``GAMES`` games each by the
-    net's 0-ply bot, ``--truncate`` turns deep; the other decisions at 1-ply.
+    net's 0-ply bot, ``--truncate`` turns deep (``--luck``: each roll's luck taken off); the
+    other decisions at 1-ply. Without ``--luck`` and with a few dozen games a candidate, its
+    rollouts are noisier than the candidates' differences in Mexican: it plays worse than the
+    1-ply bot (docs/nets.md).
 ``judge``
     200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
@@ -226,11 +229,13 @@ class RolloutBot(NetBot):
     """The net's 1-ply bot whose checker plays are chosen by rollouts: the best of at most four
     candidates (the best at 0-ply, within 0.08 equity of the best) after ``games`` games each,
     played by the net's 0-ply bot with the same dice for each candidate, cut after ``truncate``
-    turns (None: to the end) and valued there by the net. The other decisions are the 1-ply bot's."""
+    turns (None: to the end) and valued there by the net, each roll's luck taken off with ``luck``
+    (about 30 times the CPU). The other decisions are the 1-ply bot's."""
 
-    def __init__(self, net: Net, games: int, truncate: int | None) -> None:
+    def __init__(self, net: Net, games: int, truncate: int | None, luck: bool = False) -> None:
         super().__init__(net, Options(ply=1))
-        self.rollouts = Options(ply=1, filters=((4, 0.08),), games=games, truncate=truncate, bot=NetBot(net))
+        self.rollouts = Options(ply=1, filters=((4, 0.08),), games=games, truncate=truncate, luck=luck,
+                                bot=NetBot(net))
 
     def choose_play(self, game: Any, plays: Any) -> Any:
         if len(plays) == 1:
@@ -242,7 +247,8 @@ class RolloutBot(NetBot):
         return next(p for p in plays if play_board(p) == want)
 
     def __repr__(self) -> str:
-        return f"RolloutBot({self.net!r}, {self.rollouts.games} games, truncate={self.rollouts.truncate})"
+        luck = ", luck" if self.rollouts.luck else ""
+        return f"RolloutBot({self.net!r}, {self.rollouts.games} games, truncate={self.rollouts.truncate}{luck})"
 
 
 def _net(path: str | None, variant: Variant) -> Net:
@@ -343,7 +349,7 @@ def cmd_minigam(args: argparse.Namespace) -> dict[str, Any]:
 def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant(args.variant)
     net = _net(args.net, v)
-    bot = (RolloutBot(net, args.rollout, args.truncate) if args.rollout else
+    bot = (RolloutBot(net, args.rollout, args.truncate, args.luck) if args.rollout else
            NetBot(net, Options(ply=args.ply), lookahead=not args.no_lookahead))
     return match(v, bot, _opponent(args.opponent, v), args.games, args.workers, args.first_pair)
 
@@ -597,6 +603,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="play by rollouts of the 1-ply candidates, GAMES games each (RolloutBot; slow)")
     ma.add_argument("--truncate", type=int, default=None, metavar="TURNS",
                     help="with --rollout: cut each rollout game after TURNS turns (default: play to the end)")
+    ma.add_argument("--luck", action="store_true",
+                    help="with --rollout: take each roll's luck off the rollouts (far less noise, about 30x the CPU)")
     ma.set_defaults(func=cmd_match)
     j = sub.add_parser("judge")
     j.add_argument("--net")

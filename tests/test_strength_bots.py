@@ -33,6 +33,7 @@ def test_rollout_bot_plays_the_best_play_of_the_rollouts() -> None:
         chosen += 1
     assert chosen >= 3
     assert repr(bot) == "RolloutBot(<Net mexican td24 198-6-1 games=0>, 6 games, truncate=2)"
+    assert repr(RolloutBot(net, 4, None, luck=True)).endswith("4 games, truncate=None, luck)")
 
 
 def test_a_match_of_the_rollout_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
