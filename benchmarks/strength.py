@@ -23,9 +23,9 @@
     our legal Mexican plays by the mover's winning chance in what follows each (the opponent on
     roll; the mover on roll again after doubles played in full; after a Mexican, the best named
     doubles looked up), keeping the opening dice when they are worth at least a fresh roll.
-    ``--rollout GAMES``: the bot is :class:`RolloutBot`, a far stronger and far slower player (for
-    the ceiling of a variant against an opponent): each checker play the best of the 1-ply hint's
-    candidates (at most 4, within 0.08 equity at 0-ply) rolled out ``GAMES`` games each by the
+    ``--rollout GAMES``: the bot is :class:`RolloutBot`, a far slower player meant for the ceiling
+    of a variant against an opponent: each checker play the best of at most 4 candidates (within
+    0.08 equity of the best at 0-ply) rolled out ``GAMES`` games each by the
     net's 0-ply bot, ``--truncate`` turns deep (``--luck``: each roll's luck taken off); the
     other decisions at 1-ply. Without ``--luck`` and with a few dozen games a candidate, its
     rollouts are noisier than the candidates' differences in Mexican: it plays worse than the
@@ -600,7 +600,7 @@ def main(argv: list[str] | None = None) -> int:
     ma.add_argument("--ply", type=int, default=0, choices=(0, 1, 2),
                     help="the net's bot looks this many rolls ahead (default 0)")
     ma.add_argument("--rollout", type=int, default=0, metavar="GAMES",
-                    help="play by rollouts of the 1-ply candidates, GAMES games each (RolloutBot; slow)")
+                    help="play by rollouts of the best 0-ply candidates, GAMES games each (RolloutBot; slow)")
     ma.add_argument("--truncate", type=int, default=None, metavar="TURNS",
                     help="with --rollout: cut each rollout game after TURNS turns (default: play to the end)")
     ma.add_argument("--luck", action="store_true",
