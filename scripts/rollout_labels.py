@@ -2,7 +2,8 @@
 
     python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--dir artifacts/labels]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
-    python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels]
+    python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
+    python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10]
 
 ``selfplay``: chunk ``s`` is ``rollout_rows(sample_positions("standard", size, NetBot(net), seed=s,
 explore=0.1), NetBot(net), games=36, truncate=7, seed=s, luck=True)``.
@@ -15,7 +16,12 @@ decision (the index of its position in the chunk) of each row.
 Each chunk goes to ``DIR/standard_{kind}_s{seed}.npz`` (``boards``, ``offs``, ``targets`` and for
 candidates ``group``), written whole; a chunk already there is skipped, so a stopped run resumes.
 ``merge`` joins a kind's chunks, in seed order, into one compressed file with ``seeds`` (each row's
-chunk), the form committed in ``training/labels/``. See docs/nets.md, "Luck taken off the labels".
+chunk), the form committed in ``training/labels/``; with ``--base`` the rows of a merged file come
+first and the chunks it already holds are left out, so a committed file grows in place.
+
+``fit``: the shipped net fitted to a merged file's targets (``refine.fit``, squared error, the step
+falling a hundredfold from ``--lr``, a tenth held out, ``seed=1``), saved to OUT.npz; prints the
+held-out error before and after. See docs/nets.md, "Luck taken off the labels".
 """
 
 from __future__ import annotations
@@ -80,33 +86,62 @@ def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str) 
         print(f"{out}: {len(pos)} positions, {time.process_time() - t:.0f} s CPU", flush=True)
 
 
-def merge(kind: str, out: str, folder: str) -> None:
+def merge(kind: str, out: str, folder: str, base: str | None = None) -> None:
+    def seed_of(f: str) -> int:
+        return int(f.rsplit("_s", 1)[1].split(".")[0])
+
     files = glob.glob(os.path.join(folder, f"standard_{kind}_s*.npz"))
-    files = sorted((f for f in files if not f.endswith(".tmp.npz")),
-                   key=lambda f: int(f.rsplit("_s", 1)[1].split(".")[0]))
+    files = sorted((f for f in files if not f.endswith(".tmp.npz")), key=seed_of)
+    old = dict(np.load(base)) if base else None
+    if old is not None:
+        files = [f for f in files if seed_of(f) not in set(old["seeds"].tolist())]
     if not files:
-        raise SystemExit(f"no {kind} chunks in {folder!r}")
-    parts = [np.load(f) for f in files]
-    seeds = np.concatenate([np.full(len(p["targets"]), int(f.rsplit("_s", 1)[1].split(".")[0]), np.int64)
-                            for f, p in zip(files, parts, strict=True)])
-    cols: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
-    cols["seeds"] = seeds
+        raise SystemExit(f"no new {kind} chunks in {folder!r}")
+    parts = [dict(np.load(f)) for f in files]
+    for f, p in zip(files, parts, strict=True):
+        p["seeds"] = np.full(len(p["targets"]), seed_of(f), np.int64)
+    if old is not None:
+        parts.insert(0, old)
+    cols: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    seeds = cols["seeds"]
     np.savez_compressed(out, **cols)
     print(f"{out}: {len(seeds)} rows from {len(files)} chunks")
 
 
+def fit_labels(out: str, labels: str, lr: float, epochs: int) -> None:
+    from backgammon_lab.analysis.nets import encode
+    from backgammon_lab.analysis.refine import fit
+
+    net = shipped_net("standard")
+    assert net is not None
+    d = np.load(labels)
+    x = encode(net.variant, d["boards"], d["offs"], net.encoding)
+    t = time.process_time()
+    fitted, before, after = fit(net, x, d["targets"], epochs=epochs, lr=lr, lr_end=lr / 100, seed=1)
+    fitted.save(out)
+    print(f"{out}: {len(x)} positions, held-out error {before:.5f} -> {after:.5f}, "
+          f"{time.process_time() - t:.0f} s CPU")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kind", choices=("selfplay", "candidates", "merge"))
-    ap.add_argument("args", nargs=2, metavar="ARG", help="FIRST_SEED CHUNKS, or for merge KIND OUT.npz")
+    ap.add_argument("kind", choices=("selfplay", "candidates", "merge", "fit"))
+    ap.add_argument("args", nargs=2, metavar="ARG",
+                    help="FIRST_SEED CHUNKS; for merge KIND OUT.npz; for fit OUT.npz LABELS.npz")
     ap.add_argument("--size", type=int, default=None, help="positions a chunk (default 1000; candidates 250)")
     ap.add_argument("--top", type=int, default=4, help="candidates: the best plays labelled a decision")
     ap.add_argument("--dir", default="artifacts/labels")
+    ap.add_argument("--base", default=None, help="merge: a merged file whose rows come first")
+    ap.add_argument("--lr", type=float, default=0.0001, help="fit: the first step size (default 0.0001)")
+    ap.add_argument("--epochs", type=int, default=10, help="fit: passes over the positions (default 10)")
     a = ap.parse_args(argv)
     if a.kind == "merge":
         if a.args[0] not in ("selfplay", "candidates"):
             ap.error(f"merge takes the kind selfplay or candidates, not {a.args[0]!r}")
-        merge(a.args[0], a.args[1], a.dir)
+        merge(a.args[0], a.args[1], a.dir, a.base)
+        return 0
+    if a.kind == "fit":
+        fit_labels(a.args[0], a.args[1], a.lr, a.epochs)
         return 0
     try:
         first, chunks = int(a.args[0]), int(a.args[1])

@@ -42,3 +42,22 @@ def test_a_match_of_the_rollout_bot(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["match", "mexican", "--games", "2", "--rollout", "2", "--truncate", "1", "--net", str(path)]) == 0
     out = capsys.readouterr().out
     assert '"games": 2' in out and "RolloutBot" in out
+
+
+def test_the_headroom_measure_rolls_out_the_one_ply_bots_own_choices(tmp_path: Path) -> None:
+    from mexican_headroom import decisions_from
+    from mexican_headroom import main as headroom
+
+    net = Net.create("mexican", hidden=4, seed=1)
+    kept, games, won = decisions_from(net, 0, 1)
+    assert games == 2 and 0 <= won <= 1 and kept
+    for state, chosen in kept:  # each kept decision had a choice, and the play chosen is one of them
+        assert state.plays is not None and len(state.plays) > 1
+        assert chosen in {tuple(play_board(p)) for p in state.plays}
+    path = tmp_path / "m.npz"
+    net.save(path)
+    out = headroom(["--net", str(path), "--pairs", "1", "--limit", "2", "--games", "2", "--truncate", "1"])
+    assert out["decisions_measured"] + out["missing"] == 2
+    assert out["decisions_a_game"] == round(len(kept) / 2, 2)
+    assert out["oracle_gain"]["per_decision"] >= 0  # the best candidate is never worth less than the choice
+
