@@ -1,7 +1,8 @@
 """How much winning chance a better checker player could gain over the net's 1-ply bot in Mexican.
 
     python benchmarks/mexican_headroom.py [--net PATH] [--pairs 6] [--every 3] [--games 72]
-                                          [--truncate TURNS] [--seed 5] [--limit N]
+                                          [--truncate TURNS] [--seed 5] [--limit N] [--raw FILE]
+    python benchmarks/mexican_headroom.py --analyse FILE --per-game DECISIONS
 
 Issue 19 asks for 75% against HeuristicBot; the 1-ply bot wins about 70-72%. Whether any player
 gets much further is the open question (docs/nets.md, "How much is left above the 1-ply bot?").
@@ -19,7 +20,8 @@ better choices gains, per game, the sum over its decisions of each choice's adva
    (biased up by the noise of the max), and the *split* gain, the candidate best by A valued on B
    less the choice on B, and the other way round (unbiased for a player who chooses by one such
    rollout; biased down against a perfect one). Their means times the decisions a game bracket the
-   gain a game in winning chance.
+   gain a game in winning chance. The *corrected* gain is the oracle gain less its winner's curse,
+   estimated by adding noise of the size the two dice sets disagree by to the candidates' means.
 
 The rollouts play the net against itself, not against HeuristicBot, and measure the gain of one
 better choice followed by the 0-ply policy: an estimate of the headroom, not a match.
@@ -74,6 +76,52 @@ def values(state: TurnState, net: Net, games: int, truncate: int | None, seed: i
     return {tuple(play_board(rp.play)): float(rp.win) for rp in h.plays if rp.how == "rollout" and rp.win is not None}
 
 
+def corrected(rows: list[dict[str, Any]], draws: int = 4000, seed: int = 0) -> np.ndarray:
+    """Each decision's oracle gain less its winner's curse: the gain the max of the candidates' noisy
+    means shows when their differences from the choice are taken as true and noise of the size the two
+    dice sets disagree by (pooled over the decision's candidates) is added, ``draws`` times."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for r in rows:
+        plays = [tuple(p) for p, _ in r["a"]]
+        a = np.array([v for _, v in r["a"]])
+        b = np.array(r["b"], dtype=float)
+        c = plays.index(tuple(r["chosen"]))
+        da, db = a - a[c], b - b[c]
+        m = (da + db) / 2
+        others = np.arange(len(m)) != c
+        if not others.any():
+            out.append(0.0)
+            continue
+        sigma = float(np.sqrt(np.mean((da[others] - db[others]) ** 2 / 4)))
+        noisy = m[others] + sigma * rng.standard_normal((draws, int(others.sum())))
+        curse = float(np.maximum(noisy.max(axis=1), 0).mean()) - max(float(m[others].max()), 0.0)
+        out.append(max(float(m[others].max()), 0.0) - curse)
+    return np.array(out)
+
+
+def estimates(rows: list[dict[str, Any]], per_game: float) -> dict[str, dict[str, float]]:
+    """The oracle, split and corrected gains (module docstring) of the decisions ``rows``, a decision
+    and a game (``per_game`` decisions), with their standard errors."""
+    oracle, split = [], []
+    for r in rows:
+        a = {tuple(p): v for p, v in r["a"]}
+        b = dict(zip(a, r["b"], strict=True))
+        chosen = tuple(r["chosen"])
+        mean = {p: (a[p] + b[p]) / 2 for p in a}
+        oracle.append(max(mean.values()) - mean[chosen])
+        best_a, best_b = max(a, key=a.__getitem__), max(b, key=b.__getitem__)
+        split.append(((b[best_a] - b[chosen]) + (a[best_b] - a[chosen])) / 2)
+
+    def stat(x: np.ndarray) -> dict[str, float]:
+        se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+        return {"per_decision": round(float(x.mean()), 5), "stderr": round(se, 5),
+                "per_game": round(float(x.mean()) * per_game, 4), "per_game_stderr": round(se * per_game, 4)}
+
+    return {"oracle_gain": stat(np.array(oracle)), "split_gain": stat(np.array(split)),
+            "corrected_gain": stat(corrected(rows))}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--net", help="a Mexican net (.npz); default the shipped one")
@@ -84,7 +132,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--truncate", type=int, default=None, help="turns a rollout game (default: to the end)")
     ap.add_argument("--seed", type=int, default=5, help="seed A (B is A + 1)")
     ap.add_argument("--limit", type=int, default=None, help="at most this many decisions")
+    ap.add_argument("--raw", default=None, help="append each decision's values (JSON lines) to this file")
+    ap.add_argument("--analyse", default=None, metavar="RAW",
+                    help="only the estimates from a --raw file (with --per-game, the decisions a game)")
+    ap.add_argument("--per-game", type=float, default=None, help="with --analyse: decisions a game")
     args = ap.parse_args(argv)
+    if args.analyse:
+        with open(args.analyse) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        per = args.per_game or 1.0
+        return {"decisions_measured": len(rows), "decisions_a_game": per,
+                **estimates(rows, per)}
     net = load_net(args.net) if args.net else shipped_net("mexican")
     assert net is not None
     t0 = time.process_time()
@@ -92,8 +150,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     per_game = len(kept) / games
     sample = kept[::args.every][:args.limit]
     t1 = time.process_time()
-    oracle: list[float] = []
-    split: list[float] = []
+    rows: list[dict[str, Any]] = []
     missing = 0
     for k, (state, chosen) in enumerate(sample):
         a = values(state, net, args.games, args.truncate, args.seed + 2 * k)
@@ -101,28 +158,25 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if chosen not in a or chosen not in b:
             missing += 1
             continue
-        mean = {p: (a[p] + b[p]) / 2 for p in a}
-        oracle.append(max(mean.values()) - mean[chosen])
-        best_a, best_b = max(a, key=a.__getitem__), max(b, key=b.__getitem__)
-        split.append(((b[best_a] - b[chosen]) + (a[best_b] - a[chosen])) / 2)
-        print(f"{k + 1}/{len(sample)} candidates {len(a)} oracle {oracle[-1]:+.4f} split {split[-1]:+.4f} "
-              f"({time.process_time() - t1:.0f} s)", file=sys.stderr, flush=True)
-    o, s = np.array(oracle), np.array(split)
-
-    def stat(x: np.ndarray) -> dict[str, float]:
-        se = float(x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
-        return {"per_decision": round(float(x.mean()), 5), "stderr": round(se, 5),
-                "per_game": round(float(x.mean()) * per_game, 4), "per_game_stderr": round(se * per_game, 4)}
-
+        row = {"decision": k, "chosen": list(chosen), "a": [[list(p), v] for p, v in a.items()],
+               "b": [b[p] for p in a]}
+        rows.append(row)
+        if args.raw:
+            with open(args.raw, "a") as f:
+                f.write(json.dumps(row) + "\n")
+        print(f"{k + 1}/{len(sample)} candidates {len(a)} ({time.process_time() - t1:.0f} s)", file=sys.stderr,
+              flush=True)
     return {"net": repr(net)[:60], "games_played": games, "won_by_1ply": round(won, 4),
-            "decisions_a_game": round(per_game, 2), "decisions_measured": len(o), "missing": missing,
+            "decisions_a_game": round(per_game, 2), "decisions_measured": len(rows), "missing": missing,
             "rollout": {"games": args.games, "truncate": args.truncate, "luck": True},
-            "oracle_gain": stat(o), "split_gain": stat(s),
+            **estimates(rows, per_game),
             "cpu_seconds": {"games": round(t1 - t0), "rollouts": round(time.process_time() - t1)}}
 
 
 def decisions_from(net: Net, first: int, pairs: int) -> tuple[list[tuple[TurnState, tuple[int, ...]]], int, float]:
-    """:func:`decisions` on the dice of pairs ``first .. first + pairs - 1``."""
+    """The 1-ply bot's checker decisions with a choice (the state and the play chosen) in the games
+    of pairs ``first .. first + pairs - 1`` against HeuristicBot, the games played and the bot's
+    winning share in them."""
     variant = find_variant("mexican")
     kept: list[tuple[TurnState, tuple[int, ...]]] = []
     games = wins = 0

@@ -105,7 +105,7 @@ def merge(kind: str, out: str, folder: str, base: str | None = None) -> None:
     cols: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     seeds = cols["seeds"]
     np.savez_compressed(out, **cols)
-    print(f"{out}: {len(seeds)} rows from {len(files)} chunks")
+    print(f"{out}: {len(seeds)} rows ({len(files)} new chunks)")
 
 
 def fit_labels(out: str, labels: str, lr: float, epochs: int) -> None:

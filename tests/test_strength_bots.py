@@ -60,4 +60,20 @@ def test_the_headroom_measure_rolls_out_the_one_ply_bots_own_choices(tmp_path: P
     assert out["decisions_measured"] + out["missing"] == 2
     assert out["decisions_a_game"] == round(len(kept) / 2, 2)
     assert out["oracle_gain"]["per_decision"] >= 0  # the best candidate is never worth less than the choice
+    assert out["oracle_gain"]["per_decision"] >= out["split_gain"]["per_decision"]
+    assert set(out["corrected_gain"]) == {"per_decision", "stderr", "per_game", "per_game_stderr"}
 
+
+
+def test_the_headroom_correction_takes_the_winners_curse_off() -> None:
+    from mexican_headroom import corrected, estimates
+
+    clear = {"chosen": [0], "a": [[[0], 0.50], [[1], 0.60]], "b": [0.50, 0.60]}  # the sets agree: no noise
+    noise = {"chosen": [0], "a": [[[0], 0.50], [[1], 0.52]], "b": [0.50, 0.48]}  # they disagree, mean equal
+    assert corrected([clear]).tolist() == pytest.approx([0.1])
+    assert corrected([noise])[0] < 0  # the noisy max would show a gain where the means show none
+    est = estimates([clear, noise], per_game=10)
+    assert est["oracle_gain"]["per_decision"] == pytest.approx(0.05)
+    # split: the first set picks play 1 (0.52), the second values it 0.02 under the choice; the second picks the choice
+    assert est["split_gain"]["per_decision"] == pytest.approx((0.1 + (-0.02 + 0) / 2) / 2)
+    assert est["oracle_gain"]["per_game"] == pytest.approx(0.5)
