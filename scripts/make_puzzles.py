@@ -16,7 +16,9 @@ seeded roll. A puzzle is kept when
   three standard errors and a winning-chance error well below the margin.
 
 Mexican's decisions (keep or re-roll the opening dice, which doubles to name after a Mexican) are
-valued by the net (``opening_hint`` / ``doubles_hint``) and kept with their values.
+valued by the net (``opening_hint`` / ``doubles_hint``) and kept with their values; a keep-or-re-roll
+puzzle must be at least ``KEEP_MARGIN`` from even and confirmed by a luck-reduced rollout of both
+choices (``KEEP_GAMES`` games each).
 
 Each theme is filled up to ``--per-theme`` puzzles (the theme of a play puzzle comes from what the
 better play does: :func:`backgammon_lab.analysis.strategy.play_facts`). The script is resumable:
@@ -51,6 +53,11 @@ MIN_EXACT = 0.03
 GAMES = {"standard": 72, "mexican": 144}
 TRUNCATE = {"standard": 3, "mexican": 4}
 DEEPEST = {"standard": 2, "mexican": 1}
+#: A keep-or-re-roll puzzle: at least this far from even at 1-ply (winning chance), and confirmed by
+#: a luck-reduced rollout of both choices (this many games each, this seed) by more than 2 errors.
+KEEP_MARGIN = 0.01
+KEEP_GAMES = 648
+KEEP_SEED = 7
 THEMES = {
     "standard": ("points", "safe", "hitting", "priming", "race", "bearoff"),
     "mexican": ("keep", "name", "chain", "cap", "bearoff"),
@@ -363,16 +370,29 @@ def run_mexican_decisions(store: Store, per_theme: int) -> None:
                 h = opening_hint(start, f"{hi}-{lo}", Options(ply=1))
                 vals = {d.option: d.win for d in h.options}
                 rows.append((abs(vals["keep"] - vals["reroll"]), f"{hi}-{lo}", h, vals))
+        # the clearest decisions first, whatever their answer; a close call (3-1 and 6-1 are within
+        # 0.005 of even by both nets measured) is no puzzle
         rows.sort(key=lambda r: (-r[0], r[1]))
-        # every roll worth keeping, then the clearest re-rolls: both answers occur
-        keeps = [r for r in rows if r[2].best.option == "keep"][:per_theme // 2]
-        chosen = keeps + [r for r in rows if r[2].best.option != "keep"][:per_theme - len(keeps)]
-        for margin, dice, h, vals in sorted(chosen, key=lambda r: r[1]):
+        chosen = []
+        for margin, dice, h, vals in rows:
+            if margin < KEEP_MARGIN or len(chosen) >= per_theme:
+                break
+            ro = opening_hint(start, dice, Options(ply=0, games=KEEP_GAMES, luck=True, seed=KEEP_SEED))
+            win = {d.option: d.win for d in ro.options}
+            err = {d.option: d.stderr for d in ro.options}
+            other = "keep" if h.best.option == "reroll" else "reroll"
+            lead = win[h.best.option] - win[other]  # the two rollouts' errors taken as independent
+            if lead <= 2 * (err["keep"] ** 2 + err["reroll"] ** 2) ** 0.5:
+                print(f"  - keep {dice}: the rollout does not confirm {h.best.option} ({win}, {err})")
+                continue
+            chosen.append((margin, dice, h, vals, {"games": KEEP_GAMES, "seed": KEEP_SEED, "luck": True,
+                                                   "by": "the net's 0-ply bot", "win": win, "stderr": err}))
+        for margin, dice, h, vals, rollout in sorted(chosen, key=lambda r: r[1]):
             n = store.count("keep") + 1
             store.add({"id": f"mp.keep.{n}", "kind": "keep", "theme": "keep", "position": start.to_string(),
                        "dice": dice, "answer": h.best.option, "others": [o for o in vals if o != h.best.option],
                        "level": 1, "proof": {"method": "net", "ply": 1, "how": "1-ply net (opening_hint)",
-                                             "values": vals, "margin": margin}})
+                                             "values": vals, "margin": margin, "rollout": rollout}})
     if store.count("name") >= per_theme:
         return
     bot = NetBot()
