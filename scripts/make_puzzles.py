@@ -379,7 +379,7 @@ def run_mexican_decisions(store: Store, per_theme: int) -> None:
                 break
             ro = opening_hint(start, dice, Options(ply=0, games=KEEP_GAMES, luck=True, seed=KEEP_SEED))
             win = {d.option: d.win for d in ro.options}
-            err = {d.option: d.stderr for d in ro.options}
+            err = {d.option: d.stderr if d.stderr is not None else float("inf") for d in ro.options}
             other = "keep" if h.best.option == "reroll" else "reroll"
             lead = win[h.best.option] - win[other]  # the two rollouts' errors taken as independent
             if lead <= 2 * (err["keep"] ** 2 + err["reroll"] ** 2) ** 0.5:
