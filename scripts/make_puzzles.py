@@ -373,7 +373,7 @@ def run_mexican_decisions(store: Store, per_theme: int) -> None:
         # the clearest decisions first, whatever their answer; a close call (3-1 and 6-1 are within
         # 0.005 of even by both nets measured) is no puzzle
         rows.sort(key=lambda r: (-r[0], r[1]))
-        chosen = []
+        chosen: list[tuple[float, str, Any, dict[str, float], dict[str, Any]]] = []
         for margin, dice, h, vals in rows:
             if margin < KEEP_MARGIN or len(chosen) >= per_theme:
                 break
