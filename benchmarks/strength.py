@@ -379,9 +379,33 @@ def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, in
     return out
 
 
+#: At most this many checkers of a side still shape the game when its position has crashed.
+CRASHED_CHECKERS = 6
+
+
+def position_class(pos: Position) -> str:
+    """The position's class: "race" without contact; "crashed" in contact when a side has at most
+    :data:`CRASHED_CHECKERS` checkers on the board besides the spares piled on its ace and deuce
+    points (all but one on each: checkers that no longer play); "contact" otherwise. gnubg splits
+    its nets by classes of this kind; this is our own rule, for the benchmark's diagnosis only."""
+    from backgammon_lab.analysis.strategy import contact
+
+    if not contact(pos):
+        return "race"
+    bar = pos.variant.bar
+    for side in (WHITE, BLACK):
+        on = sum(pos.count(side, p) for p in range(1, bar + 1))
+        spares = max(pos.count(side, 1) - 1, 0) + max(pos.count(side, 2) - 1, 0)
+        if on - spares <= CRASHED_CHECKERS:
+            return "crashed"
+    return "contact"
+
+
+CLASSES = ("contact", "crashed", "race")
+
+
 def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     from backgammon_lab.analysis.search import Evaluator
-    from backgammon_lab.analysis.strategy import contact
 
     v = find_variant("standard")
     net = _net(args.net, v)
@@ -417,18 +441,17 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
             t0 = time.perf_counter()
             picks[f"net {args.ply}-ply"] = boards.index(play_board(deep.choose_play(st, st.plays)))
             t_deep.append(time.perf_counter() - t0)
-        cls = "contact" if contact(pos) else "race"
-        classes.append(cls)
+        classes.append(position_class(pos))
         for name, i in picks.items():
             rows[name].append((bool(truth[i] >= best - 1e-9), best - float(truth[i])))
     out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)"}
     for name, r in rows.items():
         out[name] = {"top_play_agrees": float(np.mean([a for a, _ in r])),
                      "equity_lost_per_decision": float(np.mean([e for _, e in r]))}
-        for cls in ("contact", "race"):  # where the errors are: positions with contact, races
+        for cls in CLASSES:  # where the errors are: contact, crashed positions, races
             part = [e for (_, e), c in zip(r, classes, strict=True) if c == cls]
             out[name][f"equity_lost_{cls}"] = float(np.mean(part)) if part else None
-    out["positions_by_class"] = {cls: classes.count(cls) for cls in ("contact", "race")}
+    out["positions_by_class"] = {cls: classes.count(cls) for cls in CLASSES}
     out["net 0-ply"]["median_ms"] = 1000 * statistics.median(t_net)
     if t_deep:
         out[f"net {args.ply}-ply"]["median_ms"] = 1000 * statistics.median(t_deep)

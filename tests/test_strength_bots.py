@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from backgammon_lab import find_variant
+from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.hints import hint
 from backgammon_lab.analysis.nets import Net, play_board
 from backgammon_lab.analysis.rollout import sample_positions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from strength import RolloutBot, _roll_state_play, main  # noqa: E402
+from strength import RolloutBot, _roll_state_play, main, position_class  # noqa: E402
 
 
 def test_rollout_bot_plays_the_best_play_of_the_rollouts() -> None:
@@ -77,3 +77,15 @@ def test_the_headroom_correction_takes_the_winners_curse_off() -> None:
     # split: the first set picks play 1 (0.52), the second values it 0.02 under the choice; the second picks the choice
     assert est["split_gain"]["per_decision"] == pytest.approx((0.1 + (-0.02 + 0) / 2) / 2)
     assert est["oracle_gain"]["per_game"] == pytest.approx(0.5)
+
+
+def test_judge_sorts_positions_into_contact_crashed_and_race() -> None:
+    assert position_class(Position.start("standard")) == "contact"
+    race = "standard/w/6x5,5x5,4x5/6x5,5x5,4x5"
+    assert position_class(Position.from_string(race)) == "race"
+    # one checker back, the rest piled on the low points: 15 on the board, 10 of them spares
+    crashed = "standard/w/24,3x2,2x4,1x8/13x5,8x3,6x5,5x2"
+    assert position_class(Position.from_string(crashed)) == "crashed"
+    # the same checkers spread over the home board still play: contact
+    spread = "standard/w/24,6x3,5x3,4x3,3x3,2x2/13x5,8x3,6x5,5x2"
+    assert position_class(Position.from_string(spread)) == "contact"
