@@ -1,0 +1,252 @@
+"""Teach the standard net's 0-ply the *ranking* of its own 2-ply search (an experiment of issue 19).
+
+    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank]
+    python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10]
+
+Fitting a net's values to its deeper search's values (``refine``) left the standard net's play
+where it was: the squared error of the values does not teach how the search *ranks* the plays of a
+roll, which is where 0-ply and 2-ply disagree. This script fits the ranking itself.
+
+``label``: chunk ``s`` takes ``size`` positions from the shipped net's 0-ply self-play
+(``sample_positions("standard", size, NetBot(net), seed=s, explore=0.1)``), rolls each one's dice
+with ``random.Random(s)`` (two ``randint(1, 6)``), and ranks its plays by the net's search with the
+move filter ``((8, 0.16), (4, 0.08))`` at 2-ply (``Evaluator.rank_plays``). The plays that reach 2-ply
+(and the 0-ply best, valued at 2-ply when the filter left it out) are the decision's candidates; a
+decision with fewer than two is skipped, and so are races (the bear-off database already plays
+them exactly). Each candidate is stored as the board its opponent then rolls from (``boards``,
+``offs``), with ``group`` (its decision) and ``teacher`` (the mover's cubeless equity at 2-ply).
+
+``fit``: the shipped net, fitted by Adam so that within each decision the softmax of its 0-ply
+equities (over ``tau``) follows the softmax of the teacher's (cross-entropy), plus ``anchor`` times
+half the squared distance of its outputs from the net's own before the fit (so the values stay
+where TD put them). A tenth of the decisions is held out: it prints how often the net's best
+candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import random
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from backgammon_lab.analysis.netbot import NetBot
+from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, play_board, shipped_net, swap_boards
+from backgammon_lab.analysis.rollout import sample_positions
+from backgammon_lab.analysis.search import Evaluator
+from backgammon_lab.analysis.strategy import contact
+from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
+from backgammon_lab.position import Roll
+
+#: The move filter of the teacher: 1-ply for at most 8 plays within 0.16 of the best at 0-ply,
+#: 2-ply (``--ply 2``) for at most 4 within 0.08 of the best at 1-ply.
+TEACHER_FILTERS = ((8, 0.16), (4, 0.08))
+#: What the opponent's equity is, output by output: d equity / d outputs.
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+def _net() -> Net:
+    net = shipped_net("standard")
+    assert net is not None
+    return net
+
+
+def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.ndarray]:
+    """One chunk of decisions (see the module's text)."""
+    ev = Evaluator(net)
+    rng = random.Random(seed)
+    boards: list[tuple[int, ...]] = []
+    offs: list[int] = []
+    group: list[int] = []
+    teacher: list[float] = []
+    for d, p in enumerate(sample_positions("standard", size, NetBot(net), seed=seed, explore=0.1)):
+        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
+        if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2 or not contact(p):
+            continue
+        ranked = ev.rank_plays(st, ply, TEACHER_FILTERS[:ply])
+        deep = {i: r["eq"] for i, r in ranked.items() if r["how"] == f"{ply}-ply"}
+        eq0 = {i: float(equity(r["rows"]["0-ply"])) for i, r in ranked.items()}
+        best0 = max(eq0, key=lambda i: (eq0[i], -i))
+        if best0 not in deep:
+            nxt_row = ev.after_value(st, MakePlay(st.plays[best0]), ply)
+            deep[best0] = float(equity(nxt_row))
+        if len(deep) < 2:
+            continue
+        for i in sorted(deep):
+            nxt = advance(st, MakePlay(st.plays[i]))[0]
+            if nxt.position.is_over:
+                continue
+            b = np.array([play_board(st.plays[i])], dtype=np.int8)
+            sb, so = swap_boards(b, np.array([p.opponent_off]), net.variant)
+            boards.append(tuple(int(x) for x in sb[0]))
+            offs.append(int(so[0]))
+            group.append(d)
+            teacher.append(deep[i])
+    return {"boards": np.array(boards, np.int8).reshape(len(boards), -1), "offs": np.array(offs, np.int64),
+            "group": np.array(group, np.int64), "teacher": np.array(teacher)}
+
+
+def label(first: int, chunks: int, size: int, folder: str, ply: int = 2) -> None:
+    net = _net()
+    os.makedirs(folder, exist_ok=True)
+    for s in range(first, first + chunks):
+        out = os.path.join(folder, f"rank{ply}_s{s}.npz")
+        if os.path.exists(out):
+            continue
+        t = time.process_time()
+        cols: dict[str, Any] = label_chunk(net, s, size, ply)
+        tmp = out + ".tmp.npz"
+        np.savez(tmp, **cols)
+        os.replace(tmp, out)
+        print(f"{out}: {len(np.unique(cols['group']))} decisions, {len(cols['group'])} candidates, "
+              f"{time.process_time() - t:.0f} s CPU", flush=True)
+
+
+def merge(out: str, folder: str, ply: int = 2) -> None:
+    def seed_of(f: str) -> int:
+        return int(f.rsplit("_s", 1)[1].split(".")[0])
+
+    files = sorted((f for f in glob.glob(os.path.join(folder, f"rank{ply}_s*.npz")) if not f.endswith(".tmp.npz")),
+                   key=seed_of)
+    if not files:
+        raise SystemExit(f"no chunks in {folder!r}")
+    parts = [dict(np.load(f)) for f in files]
+    for f, p in zip(files, parts, strict=True):
+        p["seeds"] = np.full(len(p["group"]), seed_of(f), np.int64)
+    cols: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    np.savez_compressed(out, **cols)
+    print(f"{out}: {len(cols['group'])} candidates from {len(files)} chunks")
+
+
+def _decisions(seeds: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """A decision number for each row: (chunk, group) pairs numbered in order."""
+    key = seeds.astype(np.int64) * 1_000_000 + group
+    _, ids = np.unique(key, return_inverse=True)
+    return ids.astype(np.int64)
+
+
+def _softmax_by(z: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
+    top = np.full(n, -np.inf)
+    np.maximum.at(top, ids, z)
+    e = np.exp(z - top[ids])
+    tot = np.zeros(n)
+    np.add.at(tot, ids, e)
+    return e / tot[ids]
+
+
+def _report(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, decisions: np.ndarray) -> tuple[float, float]:
+    """Agreement with the teacher's best and the teacher's equity lost, over ``decisions``."""
+    rows = np.flatnonzero(np.isin(ids, decisions))
+    e = -equity(net.forward(x[rows])[1])
+    agree = lost = 0.0
+    sub = ids[rows]
+    for d in decisions:
+        r = np.flatnonzero(sub == d)
+        pick = r[np.argmax(e[r])]
+        t = teacher[rows[r]]
+        agree += float(teacher[rows[pick]] >= t.max() - 1e-12)
+        lost += float(t.max() - teacher[rows[pick]])
+    return agree / len(decisions), lost / len(decisions)
+
+
+def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *, tau: float, anchor: float,
+                lr: float, epochs: int, batch: int = 64, seed: int = 1) -> tuple[Net, dict[str, float]]:
+    """A copy of ``net`` fitted to the teacher's ranking (see the module's text)."""
+    n_dec = int(ids.max()) + 1
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n_dec)
+    hold, train = np.sort(order[: n_dec // 10]), order[n_dec // 10:]
+    out = net.copy()
+    y0 = net.forward(x)[1]
+    q_all = _softmax_by(teacher / tau, ids, n_dec)
+    assert net.wh is None and np.all(np.diff(ids) >= 0), "one hidden layer; rows sorted by decision"
+    starts = np.searchsorted(ids, np.arange(n_dec + 1))
+    before = _report(out, x, ids, teacher, hold)
+    some = np.sort(train[: len(hold)])  # as many training decisions, to see the fit where it learnt
+    before_train = _report(out, x, ids, teacher, some)
+    w = [out.w1, out.b1, out.w2, out.b2]
+    m = [np.zeros_like(a) for a in w]
+    v = [np.zeros_like(a) for a in w]
+    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    total = epochs * ((len(train) + batch - 1) // batch)
+    for _ in range(epochs):
+        rng.shuffle(train)
+        for k in range(0, len(train), batch):
+            decs = train[k:k + batch]
+            rows = np.concatenate([np.arange(starts[d], starts[d + 1]) for d in decs])
+            local = np.repeat(np.arange(len(decs)), [starts[d + 1] - starts[d] for d in decs])
+            xb = x[rows]
+            h = _sigmoid(xb @ out.w1.T + out.b1)
+            y = _sigmoid(h @ out.w2.T + out.b2)
+            e_mover = -(y @ EQUITY_WEIGHTS - 1.0)
+            p = _softmax_by(e_mover / tau, local, len(decs))
+            de = (p - q_all[rows]) / tau / len(decs)  # d loss / d mover's equity
+            dy = -de[:, None] * EQUITY_WEIGHTS[None, :] + anchor * (y - y0[rows]) / len(rows)
+            dz2 = dy * y * (1.0 - y)
+            dzh = (dz2 @ out.w2) * h * (1.0 - h)
+            grads = (dzh.T @ xb, dzh.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))
+            step += 1
+            rate = lr * 0.5 * (1.0 + np.cos(np.pi * step / total)) + lr / 100
+            c1, c2 = 1.0 - b1 ** step, 1.0 - b2 ** step
+            for a, g, mm, vv in zip(w, grads, m, v, strict=True):
+                mm *= b1
+                mm += (1.0 - b1) * g
+                vv *= b2
+                vv += (1.0 - b2) * g * g
+                a -= rate * (mm / c1) / (np.sqrt(vv / c2) + eps)
+    after = _report(out, x, ids, teacher, hold)
+    after_train = _report(out, x, ids, teacher, some)
+    drift = float(np.abs(out.forward(x)[1] - y0).mean())
+    return out, {"decisions": n_dec, "held_out": len(hold), "agree_before": before[0], "agree_after": after[0],
+                 "lost_before": before[1], "lost_after": after[1], "output_drift": drift,
+                 "train_lost_before": before_train[1], "train_lost_after": after_train[1]}
+
+
+def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int) -> None:
+    net = _net()
+    d = np.load(labels)
+    ids = _decisions(d["seeds"], d["group"])
+    order = np.argsort(ids, kind="stable")
+    x = encode(net.variant, d["boards"][order], d["offs"][order], net.encoding)
+    t = time.process_time()
+    fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
+                                epochs=epochs)
+    fitted.meta["rank_fit"] = {"labels": os.path.basename(labels), "tau": tau, "anchor": anchor, "lr": lr,
+                               "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
+    fitted.save(out)
+    print(out, {k: round(v, 5) for k, v in stats.items()}, f"{time.process_time() - t:.0f} s CPU")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kind", choices=("label", "merge", "fit"))
+    ap.add_argument("args", nargs="+")
+    ap.add_argument("--size", type=int, default=500)
+    ap.add_argument("--ply", type=int, choices=(1, 2), default=2, help="the teacher's look-ahead")
+    ap.add_argument("--dir", default="artifacts/rank")
+    ap.add_argument("--tau", type=float, default=0.01)
+    ap.add_argument("--anchor", type=float, default=1.0)
+    ap.add_argument("--lr", type=float, default=0.0001)
+    ap.add_argument("--epochs", type=int, default=10)
+    a = ap.parse_args(argv)
+    try:
+        if a.kind == "label":
+            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply)
+        elif a.kind == "merge":
+            merge(a.args[0], a.dir, a.ply)
+        else:
+            fit(a.args[0], a.args[1], a.tau, a.anchor, a.lr, a.epochs)
+    except (ValueError, OSError) as e:
+        print(f"rank_labels: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

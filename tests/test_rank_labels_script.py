@@ -1,0 +1,76 @@
+"""scripts/rank_labels.py: the ranking experiment of issue 19 (the net's 0-ply taught how its own
+search ranks the plays of a roll)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from pathlib import Path
+
+import numpy as np
+
+from backgammon_lab.analysis.netbot import NetBot
+from backgammon_lab.analysis.nets import Net, encode, equity, shipped_net
+from backgammon_lab.analysis.rollout import sample_positions
+from backgammon_lab.analysis.search import Evaluator
+from backgammon_lab.engine import MakePlay, RollDice, advance, position_state
+from backgammon_lab.position import Roll
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "rank_labels.py"
+
+
+def _script():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("rank_labels", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_path: Path) -> None:
+    """Each candidate is the board the opponent rolls from (the net's 0-ply there is the play's
+    0-ply value) and its teacher value is the search's equity of that play at the chunk's ply;
+    a chunk already written is kept; merge numbers the rows by chunk."""
+    mod = _script()
+    assert mod.main(["label", "7", "1", "--size", "12", "--ply", "1", "--dir", str(tmp_path)]) == 0
+    got = np.load(tmp_path / "rank1_s7.npz")
+    assert len(got["group"]) >= 2 and np.all(np.diff(got["group"]) >= 0)
+    net = shipped_net("standard")
+    zero = -equity(net.evaluate(got["boards"], got["offs"]))
+    # the first decision again, by hand: its plays' 1-ply equities contain the teacher's values
+    rng = random.Random(7)
+    ev = Evaluator(net)
+    first = int(got["group"][0])
+    for d, p in enumerate(sample_positions("standard", 12, NetBot(net), seed=7, explore=0.1)):
+        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
+        if d == first:
+            break
+    rows = np.flatnonzero(got["group"] == first)
+    ones = {round(float(equity(ev.after_value(st, MakePlay(pl), 1))), 9) for pl in st.plays}
+    zeros = {round(float(equity(r)), 9) for r in ev.play_values(st)}
+    assert {round(float(t), 9) for t in got["teacher"][rows]} <= ones
+    assert {round(float(z), 9) for z in zero[rows]} <= zeros
+    before = (tmp_path / "rank1_s7.npz").stat().st_mtime_ns
+    assert mod.main(["label", "7", "1", "--size", "12", "--ply", "1", "--dir", str(tmp_path)]) == 0
+    assert (tmp_path / "rank1_s7.npz").stat().st_mtime_ns == before
+    assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "1", "--dir", str(tmp_path)]) == 0
+    assert set(np.load(tmp_path / "m.npz")["seeds"]) == {7}
+
+
+def test_the_ranking_fit_learns_the_teachers_order() -> None:
+    """On decisions whose teacher prefers another candidate than a fresh net does, the fit makes
+    the net's choice the teacher's on the decisions it learnt from, and keeps the net given."""
+    mod = _script()
+    net = Net.create("standard", hidden=8, seed=3)
+    rng = np.random.default_rng(0)
+    pos = sample_positions("standard", 60, seed=5)
+    boards = np.array([p.board() for p in pos])
+    offs = np.array([p.opponent_off for p in pos])
+    x = encode(net.variant, boards, offs, net.encoding)
+    ids = np.repeat(np.arange(20), 3)
+    teacher = rng.normal(0, 0.05, 60)
+    w1 = net.w1.copy()
+    fitted, stats = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=60)
+    assert np.array_equal(net.w1, w1)
+    assert stats["train_lost_after"] < stats["train_lost_before"]
+    assert stats["train_lost_after"] < 0.2 * stats["train_lost_before"]
