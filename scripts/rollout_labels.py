@@ -1,6 +1,6 @@
 """Label standard positions by luck-free truncated rollouts of the shipped net's 0-ply bot, in chunks.
 
-    python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--dir artifacts/labels]
+    python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--to-end] [--dir artifacts/labels]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
     python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
     python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10]
@@ -15,7 +15,9 @@ decision (the index of its position in the chunk) of each row.
 
 Each chunk goes to ``DIR/standard_{kind}_s{seed}.npz`` (``boards``, ``offs``, ``targets`` and for
 candidates ``group``), written whole; a chunk already there is skipped, so a stopped run resumes.
-``merge`` joins a kind's chunks, in seed order, into one compressed file with ``seeds`` (each row's
+``--to-end``: the rollouts are played to the end of the game (``truncate=None``; about 0.9 s a
+position, four times the 7-turn labels), and the chunks are named ``standard_{kind}_end_s{seed}.npz``
+(``merge --to-end`` joins them). ``merge`` joins a kind's chunks, in seed order, into one compressed file with ``seeds`` (each row's
 chunk), the form committed in ``training/labels/``; with ``--base`` the rows of a merged file come
 first and the chunks it already holds are left out, so a committed file grows in place.
 
@@ -62,12 +64,12 @@ def _candidates(net: Net, seed: int, size: int, top: int) -> tuple[list[Position
     return after, group
 
 
-def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str) -> None:
+def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str, to_end: bool = False) -> None:
     net = shipped_net("standard")
     assert net is not None
     os.makedirs(folder, exist_ok=True)
     for s in range(first, first + chunks):
-        out = os.path.join(folder, f"standard_{kind}_s{s}.npz")
+        out = os.path.join(folder, f"standard_{_name(kind, to_end)}_s{s}.npz")
         if os.path.exists(out):
             continue
         t = time.process_time()
@@ -77,13 +79,18 @@ def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str) 
         else:
             pos, group = _candidates(net, s, size, top)
             extra["group"] = np.array(group, np.int64)
-        rows = rollout_rows(pos, NetBot(net), games=36, truncate=7, seed=s, luck=True)
+        rows = rollout_rows(pos, NetBot(net), games=36, truncate=None if to_end else 7, seed=s, luck=True)
         tmp = out + ".tmp.npz"
         cols: dict[str, Any] = {"boards": np.array([p.board() for p in pos], np.int8),
                                 "offs": np.array([p.opponent_off for p in pos], np.int64), "targets": rows, **extra}
         np.savez(tmp, **cols)
         os.replace(tmp, out)
         print(f"{out}: {len(pos)} positions, {time.process_time() - t:.0f} s CPU", flush=True)
+
+
+def _name(kind: str, to_end: bool) -> str:
+    """The chunks' name: the kind, ``_end`` for rollouts played to the end."""
+    return f"{kind}_end" if to_end else kind
 
 
 def merge(kind: str, out: str, folder: str, base: str | None = None) -> None:
@@ -134,11 +141,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--base", default=None, help="merge: a merged file whose rows come first")
     ap.add_argument("--lr", type=float, default=0.0001, help="fit: the first step size (default 0.0001)")
     ap.add_argument("--epochs", type=int, default=10, help="fit: passes over the positions (default 10)")
+    ap.add_argument("--to-end", action="store_true",
+                    help="roll out to the end of the game, not 7 turns (chunks named KIND_end)")
     a = ap.parse_args(argv)
     if a.kind == "merge":
         if a.args[0] not in ("selfplay", "candidates"):
             ap.error(f"merge takes the kind selfplay or candidates, not {a.args[0]!r}")
-        merge(a.args[0], a.args[1], a.dir, a.base)
+        merge(_name(a.args[0], a.to_end), a.args[1], a.dir, a.base)
         return 0
     if a.kind == "fit":
         fit_labels(a.args[0], a.args[1], a.lr, a.epochs)
@@ -148,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         ap.error(f"FIRST_SEED and CHUNKS are whole numbers, not {a.args[0]!r} and {a.args[1]!r}")
     size = a.size or (1000 if a.kind == "selfplay" else 250)
-    label(a.kind, first, chunks, size, a.top, a.dir)
+    label(a.kind, first, chunks, size, a.top, a.dir, a.to_end)
     return 0
 
 

@@ -47,3 +47,17 @@ def test_label_chunks_are_luck_free_rollout_rows_and_merge_in_seed_order(tmp_pat
     assert list(merged["seeds"]) == [12, 12, 13, 13] and np.array_equal(merged["targets"][2:], got["targets"])
     with pytest.raises(SystemExit):
         mod.main(["merge", "candidates", str(out), "--dir", str(tmp_path / "none")])
+
+
+def test_labels_to_the_end_are_rollouts_without_truncation(tmp_path: Path) -> None:
+    """``--to-end``: the same positions, rolled out to the end of the game, in chunks of their own
+    name that ``merge --to-end`` joins."""
+    mod = _script()
+    assert mod.main(["selfplay", "21", "1", "--size", "1", "--to-end", "--dir", str(tmp_path)]) == 0
+    net = shipped_net("standard")
+    got = np.load(tmp_path / "standard_selfplay_end_s21.npz")
+    pos = sample_positions("standard", 1, NetBot(net), seed=21, explore=0.1)
+    assert np.array_equal(got["targets"], rollout_rows(pos, NetBot(net), games=36, truncate=None, seed=21, luck=True))
+    out = tmp_path / "merged.npz"
+    assert mod.main(["merge", "selfplay", str(out), "--to-end", "--dir", str(tmp_path)]) == 0
+    assert list(np.load(out)["seeds"]) == [21]
