@@ -38,6 +38,7 @@ import numpy as np
 
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, play_board, shipped_net, swap_boards
+from backgammon_lab.analysis.refine import adam_step
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.analysis.strategy import contact
@@ -173,7 +174,7 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
     w = [out.w1, out.b1, out.w2, out.b2]
     m = [np.zeros_like(a) for a in w]
     v = [np.zeros_like(a) for a in w]
-    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    step = 0
     total = epochs * ((len(train) + batch - 1) // batch)
     for _ in range(epochs):
         rng.shuffle(train)
@@ -193,13 +194,7 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             grads = (dzh.T @ xb, dzh.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))
             step += 1
             rate = lr * 0.5 * (1.0 + np.cos(np.pi * step / total)) + lr / 100
-            c1, c2 = 1.0 - b1 ** step, 1.0 - b2 ** step
-            for a, g, mm, vv in zip(w, grads, m, v, strict=True):
-                mm *= b1
-                mm += (1.0 - b1) * g
-                vv *= b2
-                vv += (1.0 - b2) * g * g
-                a -= rate * (mm / c1) / (np.sqrt(vv / c2) + eps)
+            adam_step(w, grads, m, v, step, rate)
     after = _report(out, x, ids, teacher, hold)
     after_train = _report(out, x, ids, teacher, some)
     drift = float(np.abs(out.forward(x)[1] - y0).mean())

@@ -42,7 +42,7 @@ from ..position import Position
 from .nets import Net, _sigmoid, encode
 from .options import check_ply
 
-__all__ = ["RefineRound", "search_targets", "fit", "refine", "distil"]
+__all__ = ["RefineRound", "search_targets", "fit", "adam_step", "refine", "distil"]
 
 
 @dataclass
@@ -152,7 +152,7 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
     w += [out.w2, out.b2]
     m = [np.zeros_like(a) for a in w]
     v = [np.zeros_like(a) for a in w]
-    b1, b2, eps, step = 0.9, 0.999, 1e-8, 0
+    step = 0
     total = epochs * ((len(train) + batch - 1) // batch)
     for _ in range(epochs):
         rng.shuffle(train)
@@ -172,14 +172,22 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
                 grads = (dzh.T @ xb, dzh.sum(axis=0), *grads)
             step += 1
             rate = lr if lr_end is None else lr_end + 0.5 * (lr - lr_end) * (1.0 + np.cos(np.pi * step / total))
-            c1, c2 = 1.0 - b1 ** step, 1.0 - b2 ** step
-            for a, g, mm, vv in zip(w, grads, m, v, strict=True):
-                mm *= b1
-                mm += (1.0 - b1) * g
-                vv *= b2
-                vv += (1.0 - b2) * g * g
-                a -= rate * (mm / c1) / (np.sqrt(vv / c2) + eps)
+            adam_step(w, grads, m, v, step, rate)
     return out, before, error()
+
+
+def adam_step(weights: Sequence[np.ndarray], grads: Sequence[np.ndarray], m: Sequence[np.ndarray],
+              v: Sequence[np.ndarray], step: int, rate: float, b1: float = 0.9, b2: float = 0.999,
+              eps: float = 1e-8) -> None:
+    """One step of Adam (Kingma and Ba) in place: ``weights`` moved by ``grads``, with the moment
+    estimates ``m`` and ``v`` (arrays shaped like the weights) updated; ``step`` counts from 1."""
+    c1, c2 = 1.0 - b1 ** step, 1.0 - b2 ** step
+    for a, g, mm, vv in zip(weights, grads, m, v, strict=True):
+        mm *= b1
+        mm += (1.0 - b1) * g
+        vv *= b2
+        vv += (1.0 - b2) * g * g
+        a -= rate * (mm / c1) / (np.sqrt(vv / c2) + eps)
 
 
 LOSSES = ("squared", "entropy")
