@@ -110,7 +110,8 @@ def test_the_same_search_source_runs_uncompiled_with_the_same_plays() -> None:
 
 
 @pytest.mark.parametrize("name,enc", [("standard", "td24"), ("standard", "td24x"), ("mexican", "td24x"),
-                                      ("standard", "td24e"), ("mexican", "td24m"), ("minigam", "strip")])
+                                      ("standard", "td24e"), ("mexican", "td24m"), ("standard", "td24t"),
+                                      ("minigam", "strip")])
 def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
     import random
 

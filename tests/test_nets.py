@@ -20,6 +20,7 @@ from backgammon_lab.analysis.nets import (
     LOW_DIE,
     OUTPUTS_1,
     OUTPUTS_5,
+    TIMING,
     Net,
     NetError,
     encode,
@@ -35,6 +36,7 @@ from backgammon_lab.analysis.nets import (
     shipped_net,
     shipped_path,
     swap_boards,
+    timing_features,
 )
 from backgammon_lab.analysis.rollout import play_out, sample_positions
 from backgammon_lab.analysis.search import SHORTLIST, Evaluator
@@ -275,6 +277,67 @@ def test_td24e_expert_features_by_hand() -> None:
         edge = 25 - max([25 - q for q in range(1, 25) if b[q] < 0] + ([25] if b[26] else []), default=0)
         pips = sum(max(b[q], 0) * max(q - edge, 0) for q in range(1, 25)) + b[25] * max(25 - edge, 0)
         assert row["break_contact_me"] == pytest.approx(pips / 152)
+
+
+def _timing_by_hand(b: list[int]) -> dict[str, float]:
+    """The side to act's td24t features, written out point by point from their definitions."""
+    mine = {q: b[q] for q in range(1, 25) if b[q] > 0}
+    held = {q for q in range(1, 25) if b[q] <= -2}
+    timing = 19 * b[25]
+    for q, c in mine.items():
+        if q <= 6:
+            timing += (c - 2 if c >= 3 else c if c == 1 else 0) * (q - 1)
+        elif q >= 19 and c >= 2:
+            timing += (c - 2) * (q - 6)
+        else:
+            timing += c * (q - 6)
+    makeable = [q for q in range(2, 8) if mine.get(q, 0) < 2 and q not in held]
+    builders = sum(c - 2 if c >= 3 else 1 if c == 1 else 0 for q, c in mine.items()
+                   if any(m <= q <= m + 6 for m in makeable))
+    anchors = sum(1 for q, c in mine.items() if q >= 19 and c >= 2)
+    tops = [q for q in range(4, 25) if all(p in held for p in range(q - 3, q + 1)) and q + 1 not in held]
+    trapped = sum(c for q, c in mine.items() if q > tops[0]) + b[25] if tops else 0
+    return {"timing": timing / 100, "builders": builders / 6, "backgame": timing / 100 if anchors >= 2 else 0.0,
+            "trapped": trapped / 15}
+
+
+def test_td24t_timing_features_by_hand() -> None:
+    """td24t's timing, builders, back game and trapped checkers: the start position worked out,
+    a back game and a checker behind a prime, then positions from play against the definitions
+    written out point by point, for both sides."""
+    v = find_variant("standard")
+    assert input_size(v, "td24t") == 238
+    names = [n + "_me" for n in TIMING] + [n + "_op" for n in TIMING]
+
+    def feats(board: list[int], opp_off: int) -> dict[str, float]:
+        return dict(zip(names, timing_features(v, [board], [opp_off])[0], strict=True))
+
+    f = feats(list(Position.start("standard").board()), 0)
+    # 5 on the 13-point (7 pips each to the 7-point), 3 on the 8 (1 each), 3 spares on the 6 (5 each);
+    # the 24-point anchor keeps its two
+    assert f["timing_me"] == f["timing_op"] == pytest.approx(56 / 100)
+    # the points 2, 3, 4, 5 and 7 are open; the spares within six pips above one: 3 + 1 + 3
+    assert f["builders_me"] == pytest.approx(7 / 6)
+    assert f["backgame_me"] == f["trapped_me"] == 0.0
+    back = [0] * 27
+    back[24], back[22], back[20] = 2, 3, 2  # anchors on the other side's 1-, 3- and 5-points
+    back[6], back[5], back[4], back[3], back[2] = 2, 2, 2, 0, 0
+    back[13] = 2
+    back[8], back[9], back[10], back[11] = -2, -2, -2, -2  # the other side's four-point prime, 8 to 11
+    back[1] = -7
+    f = feats(back, 0)
+    timing = (22 - 6) * 1 + 2 * (13 - 6)  # the third checker on the 22-point, and the two on the 13
+    assert f["timing_me"] == f["backgame_me"] == pytest.approx(timing / 100)
+    assert f["trapped_me"] == pytest.approx((2 + 3 + 2 + 2) / 15)  # everything above its 11-point
+    assert f["builders_me"] == 0.0  # no free checker within six pips above the open 2-, 3- and 7-points
+    for p in _positions("standard", 80, seed=17):
+        b = list(p.board())
+        want = _timing_by_hand(b)
+        row = feats(b, _opp(p))
+        assert [row[n + "_me"] for n in TIMING] == pytest.approx([want[n] for n in TIMING])
+        theirs = [0] + [-b[25 - q] for q in range(1, 25)] + [b[26], b[25]]  # the other side's eye
+        want_op = _timing_by_hand(theirs)
+        assert [row[n + "_op"] for n in TIMING] == pytest.approx([want_op[n] for n in TIMING])
 
 
 def test_td24x_extends_td24_and_a_net_grows_into_it() -> None:

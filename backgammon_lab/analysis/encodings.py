@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import AnalysisError
 from ..variants import Variant
 
-__all__ = ["NetError", "ENCODINGS", "FEATURES", "EXPERT", "LOW_DIE", "encoding_for", "input_size"]
+__all__ = ["NetError", "ENCODINGS", "FEATURES", "EXPERT", "LOW_DIE", "TIMING", "encoding_for", "input_size"]
 
 
 class NetError(AnalysisError):
@@ -25,7 +25,7 @@ class NetError(AnalysisError):
 
 #: The encodings, and the one each extends (its inputs come first; see :meth:`Net.with_encoding`).
 ENCODINGS: dict[str, str | None] = {"td24": None, "td24x": "td24", "td24e": "td24x", "td24m": "td24e",
-                                     "strip": None}
+                                     "td24t": "td24e", "strip": None}
 #: Hand-made features of ``td24x``, per side.
 FEATURES = ("shots_against", "blots", "home_points", "prime", "back", "contact")
 #: The expert features ``td24e`` adds to ``td24x``, per side (after Berliner's and gnubg's contact
@@ -35,6 +35,9 @@ EXPERT = ("escape", "contain", "contain_back", "pip_loss", "double_shots", "mobi
 #: The features ``td24m`` adds to ``td24e`` for variants played lower die first (Mexican), per side
 #: (defined in :func:`backgammon_lab.analysis.nets.low_die_features`).
 LOW_DIE = ("enter_low", "turn_lost", "capped")
+#: The features ``td24t`` adds to ``td24e``, per side: timing and the structure of a position
+#: (defined in :func:`backgammon_lab.analysis.nets.timing_features`).
+TIMING = ("timing", "builders", "backgame", "trapped")
 
 
 def encoding_for(variant: Variant) -> str:
@@ -64,6 +67,8 @@ def input_size(variant: Variant, encoding: str | None = None) -> int:
         return 8 * n + 6 + 2 * len(FEATURES) + 2 * len(EXPERT)
     if enc == "td24m":
         return 8 * n + 6 + 2 * len(FEATURES) + 2 * len(EXPERT) + 2 * len(LOW_DIE)
+    if enc == "td24t":
+        return 8 * n + 6 + 2 * len(FEATURES) + 2 * len(EXPERT) + 2 * len(TIMING)
     return 2 * (n * c + 2 * c) + 2
 
 

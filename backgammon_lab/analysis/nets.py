@@ -38,6 +38,12 @@ Encodings (chosen from the variant's facts, never from its name; :func:`encoding
     bar when the lower die enters first, the chance of losing the whole turn at its first step, and
     the points holding the cap. 236 inputs; a ``td24e`` net grows into it the same way.
 
+    ``td24t`` (24 points): ``td24e`` followed by eight features, four for each side
+    (:func:`timing_features`): its timing (the pips it can play before it must break its home board
+    or its anchors back), its builders for a new point in its home board, its timing again when it
+    holds two points or more in the other side's home board (a back game), and its checkers behind
+    a prime of four points or more. 238 inputs; a ``td24e`` net grows into it the same way.
+
     ``strip`` (short boards such as Mini-Gam's six points): a thermometer per point and side
     (``n >= 1 .. n >= checkers``), the same for the bar and for the checkers borne off, and each
     side's pip count / (checkers * (points + 1)). For Mini-Gam, 130 inputs.
@@ -72,6 +78,7 @@ from .encodings import (
     EXPERT,
     FEATURES,
     LOW_DIE,
+    TIMING,
     NetError,
     _check_encoding,
     _rolls_reaching,
@@ -87,12 +94,14 @@ __all__ = [
     "encoding_for",
     "expert_features",
     "low_die_features",
+    "timing_features",
     "encode",
     "features",
     "ENCODINGS",
     "FEATURES",
     "EXPERT",
     "LOW_DIE",
+    "TIMING",
     "input_size",
     "swap_boards",
     "flip",
@@ -340,6 +349,57 @@ def low_die_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
     return np.concatenate([f[:k], f[k:]], axis=1)
 
 
+def timing_features(variant: Variant, boards: Any, opp_off: Any) -> np.ndarray:
+    """The features ``td24t`` adds to ``td24e`` (:data:`TIMING`, the side to act's four, then the
+    opponent's), shape ``(B, 8)``, each side in its own numbering (the bar is point ``points + 1``).
+
+    After the timing, builders and back-game inputs of gnubg's contact net, in definitions of our
+    own. A checker is *free* when moving it breaks nothing: on a home-board point, a blot or a
+    checker beyond the point's two; outside the home board, any checker except the two that hold
+    a point in the other side's home board (an anchor).
+
+    timing: the pips of the free checkers, each to point ``home + 1`` when it is outside the home
+    board (the bar counts as point ``points + 1``) and to point 1 inside it, / 100: what the side
+    can play before it must break its board or an anchor. builders: the checkers beyond a point's
+    two, and blots, on the points from q to q + 6 of some point q in 2..home + 1 that neither side
+    holds (one more checker would make it), / 6. backgame: timing when the side holds two or
+    more points in the other side's home board, else 0. trapped: its checkers (the bar's too) on the
+    points above the top of the lowest run of four or more points the other side holds, / checkers.
+    """
+    n, bar, home, c = variant.points, variant.bar, variant.home, variant.checkers
+    mine, theirs, bar_mine, _ = _both_sides(boards, opp_off, n)
+    k = mine.shape[0] // 2
+    pnum = np.arange(1, n + 1)
+    inner = pnum <= home
+    back = pnum > n - home
+    spare = np.where(mine >= 3, mine - 2, (mine == 1).astype(np.int64))
+    free = np.where(inner, spare, np.where(back & (mine >= 2), mine - 2, mine))
+    dist = np.where(inner, pnum - 1, pnum - home)
+    timing = ((free * dist).sum(1) + bar_mine * (bar - home)) / 100.0
+    held = theirs[:, ::-1] >= 2  # the other side's points, in this side's numbering
+    top = min(home + 1, n)
+    makeable = (mine[:, 1:top] < 2) & ~held[:, 1:top]  # points 2..top
+    near = np.zeros_like(mine, dtype=bool)
+    for q in range(2, top + 1):
+        span = (pnum >= q) & (pnum <= q + 6)
+        near |= makeable[:, q - 2:q - 1] & span[None, :]
+    builders = (spare * near).sum(1) / 6.0
+    anchors_back = ((mine >= 2) & back).sum(1)
+    run = np.zeros(2 * k, dtype=np.int64)
+    lowest = np.full(2 * k, n + 1)
+    for p in range(1, n + 1):
+        run = np.where(held[:, p - 1], run + 1, 0)
+        ends = (run >= 4) & (~held[:, p] if p < n else True)
+        lowest = np.where(ends & (lowest > n), p, lowest)
+    behind = (mine * (pnum[None, :] > lowest[:, None])).sum(1) + bar_mine
+    f = np.zeros((2 * k, len(TIMING)))
+    f[:, 0] = timing
+    f[:, 1] = builders
+    f[:, 2] = np.where(anchors_back >= 2, timing, 0.0)
+    f[:, 3] = np.where(lowest <= n, behind, 0) / c
+    return np.concatenate([f[:k], f[k:]], axis=1)
+
+
 def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = None) -> np.ndarray:
     """The input rows of a batch of mover's-eye boards (side to act positive), shape ``(B, inputs)``.
 
@@ -354,6 +414,9 @@ def encode(variant: Variant, boards: Any, opp_off: Any, encoding: str | None = N
                               axis=1)
     if enc == "td24m":
         return np.concatenate([encode(variant, boards, opp_off, "td24e"), low_die_features(variant, boards, opp_off)],
+                              axis=1)
+    if enc == "td24t":
+        return np.concatenate([encode(variant, boards, opp_off, "td24e"), timing_features(variant, boards, opp_off)],
                               axis=1)
     n, bar, c = variant.points, variant.bar, variant.checkers
     b, o = _as_boards(boards, opp_off, n)

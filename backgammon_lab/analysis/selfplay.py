@@ -31,7 +31,7 @@ MAX_PLY = 2
 
 _M62 = (1 << 62) - 1
 _KERNELS: dict[tuple[Any, str, int], ModuleType] = {}
-_ENC = {"td24": 0, "td24x": 1, "strip": 2, "td24e": 3, "td24m": 4}
+_ENC = {"td24": 0, "td24x": 1, "strip": 2, "td24e": 3, "td24m": 4, "td24t": 5}
 
 
 def _after_table(variant: Variant) -> list[Any]:

@@ -28,9 +28,9 @@ C = {checkers}
 HOME = {home}
 GAMMONS = {gammons}
 OPENING_CHOICE = {opening_choice}
-ENC = {enc}  # 0 td24, 1 td24x, 2 strip, 3 td24e, 4 td24m
+ENC = {enc}  # 0 td24, 1 td24x, 2 strip, 3 td24e, 4 td24m, 5 td24t
 XF = ENC == 1 or ENC >= 3  # td24x's features (td24e extends td24x, td24m td24e)
-EXP = ENC >= 3  # td24e's expert features
+EXP = ENC >= 3  # td24e's expert features (td24m and td24t extend td24e)
 CAP = {cap}  # td24m: the cap of checkers on a point (C + 1: none)
 CAPN = {capn}  # td24m: the most points that can hold the cap (1 without one)
 EXACT = {exact}  # td24m: bear-off with the exact die only
@@ -317,6 +317,77 @@ def encode_tail(b, opp_off, x):
     if ENC == 4:
         _low_die_side(me_any, op_mm | me_cap, me_cap, x, j + 38)
         _low_die_side(op_any, me_mo | op_cap, op_cap, x, j + 41)
+    if ENC == 5:
+        _timing_side(b, 0, x, j + 38)
+        _timing_side(b, 1, x, j + 42)
+
+
+@njit
+def _own_count(b, side, p):
+    """The checkers of one side (0 the side to act, 1 the other) on its point p (1..N), in its numbering."""
+    if side == 0:
+        v = np.int64(b[p])
+        return v if v > 0 else 0
+    v = np.int64(b[BAR - p])
+    return -v if v < 0 else 0
+
+
+@njit
+def _timing_side(b, side, x, j):
+    """The four td24t features of one side (nets.timing_features), in its own numbering."""
+    timing = (np.int64(b[BAR]) if side == 0 else np.int64(b[OPP_BAR])) * (BAR - HOME)
+    on_bar = np.int64(b[BAR]) if side == 0 else np.int64(b[OPP_BAR])
+    anchors = 0
+    held = 0  # bit p: the other side holds this side's point p
+    spares = 0  # bit p: this side has a free checker on its point p
+    for p in range(1, N + 1):
+        c = _own_count(b, side, p)
+        o = _own_count(b, 1 - side, BAR - p)
+        if o >= 2:
+            held |= 1 << p
+        if c == 0:
+            continue
+        sp = c - 2 if c >= 3 else (1 if c == 1 else 0)
+        if sp > 0:
+            spares |= 1 << p
+        if p <= HOME:
+            timing += sp * (p - 1)
+        elif p > N - HOME and c >= 2:
+            timing += (c - 2) * (p - HOME)
+            anchors += 1
+        else:
+            timing += c * (p - HOME)
+    top = HOME + 1 if HOME + 1 < N else N
+    near = 0  # bit p: within 0..6 pips above a point q in 2..top that one more checker would make
+    for q in range(2, top + 1):
+        if (held >> q) & 1 == 0 and _own_count(b, side, q) < 2:
+            near |= 0x7F << q
+    builders = 0
+    m = spares & near
+    while m:
+        p = _low_bit(m)
+        m &= m - 1
+        c = _own_count(b, side, p)
+        builders += c - 2 if c >= 3 else 1
+    lowest = N + 1
+    run = 0
+    for p in range(1, N + 1):
+        if (held >> p) & 1:
+            run += 1
+            if run >= 4 and (p == N or (held >> (p + 1)) & 1 == 0):
+                lowest = p
+                break
+        else:
+            run = 0
+    trapped = 0
+    if lowest <= N:
+        trapped = on_bar
+        for p in range(lowest + 1, N + 1):
+            trapped += _own_count(b, side, p)
+    x[j] = timing / 100.0
+    x[j + 1] = builders / 6.0
+    x[j + 2] = timing / 100.0 if anchors >= 2 else 0.0
+    x[j + 3] = trapped / C
 
 
 @njit
