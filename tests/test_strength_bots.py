@@ -89,3 +89,24 @@ def test_judge_sorts_positions_into_contact_crashed_and_race() -> None:
     # the same checkers spread over the home board still play: contact
     spread = "standard/w/24,6x3,5x3,4x3,3x3,2x2/13x5,8x3,6x5,5x2"
     assert position_class(Position.from_string(spread)) == "contact"
+
+
+def test_the_race_oracle_diagnosis_values_only_rolls_that_reach_a_race(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/diagnose.py race-oracle``: a race is told from the board (no checker of the mover
+    at or behind the other side's rearmost), and the match runs with the net's own race values."""
+    pytest.importorskip("gnubg")
+    from diagnose import is_race
+    from diagnose import main as diagnose
+
+    assert not is_race(Position.start("standard").board())
+    race = [0] * 27
+    race[3], race[24] = 2, -3  # past each other
+    assert is_race(race)
+    race[26] = 1  # a checker of the other side on the bar must pass the mover's: contact again
+    assert not is_race(race)
+    path = tmp_path / "s.npz"
+    Net.create("standard", hidden=4, seed=1).save(path)
+    assert diagnose(["race-oracle", "--values", "net", "--games", "2", "--net", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert '"games": 2' in out and '"race_values": "net"' in out

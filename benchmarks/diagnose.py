@@ -1,0 +1,137 @@
+"""Where the standard net's strength is missing: two diagnoses that use GNU Backgammon as a yardstick.
+
+    python benchmarks/diagnose.py labels [--net PATH ...] [--labels training/labels/standard_selfplay_end.npz]
+    python benchmarks/diagnose.py race-oracle --values gnubg|net [--net PATH] [--games 10000] [--first-pair 3000]
+
+``labels``
+    How far each evaluator's cubeless equity of a position (the side to act on roll) lies from
+    labels of rollouts played to the end of the game with each roll's luck taken off
+    (``scripts/rollout_labels.py --to-end``: our net's 0-ply bot plays the rollouts, so the labels
+    are that policy's values, about 0.036 equity of noise each): the mean absolute difference over
+    all positions and by class (``strength.position_class``: contact, crashed, race), for gnubg
+    0-ply, the shipped net and each ``--net``.
+``race-oracle``
+    What exact race values would buy in a match: the net's 0-ply bot against gnubg 0-ply (pairs of
+    games with the same dice, as ``strength.py match``), except that when some play of a roll
+    leads to a race (no contact), every play is valued by ``--values``: ``gnubg`` values the
+    plays that reach a race by gnubg 0-ply (whose race net and bear-off databases are near exact)
+    and the others by our net; ``net`` values them all by our net (the control, on the same dice).
+    The difference of the two is what a race evaluator as good as gnubg's would gain.
+
+gnubg is a yardstick here only, never a part of the library (the brief's rule for peers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+from strength import CLASSES, Gnubg, GnubgBot, match, position_class  # noqa: E402
+
+from backgammon_lab import find_variant  # noqa: E402
+from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
+from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
+from backgammon_lab.position import WHITE, Position  # noqa: E402
+
+
+def _equity(rows: np.ndarray) -> np.ndarray:
+    """Cubeless equity of rows of the five outputs (win, wg, wbg, lg, lbg)."""
+    return 2 * rows[:, 0] - 1 + rows[:, 1] - rows[:, 3] + rows[:, 2] - rows[:, 4]
+
+
+def is_race(board: tuple[int, ...] | np.ndarray) -> bool:
+    """No contact left on a standard mover's-eye board (off, p1..p24, bar, opponent's bar): every
+    checker of the mover below every checker of the other side."""
+    mine = [p for p in range(1, 25) if board[p] > 0] + ([25] if board[25] > 0 else [])
+    theirs = [p for p in range(1, 25) if board[p] < 0] + ([0] if board[26] > 0 else [])
+    return not mine or not theirs or max(mine) < min(theirs)
+
+
+def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
+    v = find_variant("standard")
+    data = np.load(args.labels)
+    boards, offs, targets = data["boards"], data["offs"], data["targets"]
+    classes = np.array([position_class(Position.from_board(v, WHITE, tuple(int(x) for x in b), int(o)))
+                        for b, o in zip(boards, offs, strict=True)])
+    g = Gnubg(0)
+    rows = {"gnubg 0-ply": np.array([g.on_roll(tuple(int(x) for x in b))[:5] for b in boards])}
+    nets: list[tuple[str, Net | None]] = [("shipped net", shipped_net("standard"))]
+    nets += [(p, load_net(p)) for p in args.net]
+    for name, net in nets:
+        if net is not None:
+            rows[name] = net.evaluate(boards, offs)
+    want = _equity(targets)
+    out: dict[str, Any] = {"positions": len(boards), "by_class": {c: int((classes == c).sum()) for c in CLASSES}}
+    for name, r in rows.items():
+        err = np.abs(_equity(r) - want)
+        out[name] = {"all": round(float(err.mean()), 4),
+                     **{c: round(float(err[classes == c].mean()), 4) for c in CLASSES if (classes == c).any()}}
+    return out
+
+
+class RaceValuesBot(NetBot):
+    """The net's 0-ply bot, but a roll with a play that reaches a race has all its plays valued
+    here: those that reach a race by gnubg 0-ply when ``oracle``, the rest (all without it) by the net."""
+
+    def __init__(self, net: Net, oracle: bool) -> None:
+        super().__init__(net)
+        self.oracle = oracle
+        self._g: Gnubg | None = None
+
+    def choose_play(self, game: Any, plays: Any) -> Any:
+        if len(plays) == 1:
+            return plays[0]
+        boards = [play_board(p) for p in plays]
+        races = [is_race(b) for b in boards]
+        if not any(races):
+            return super().choose_play(game, plays)
+        pos = game.position
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        net = self.net_for(game.variant)
+        vals = net.score(net.values_after(np.array(boards), opp))
+        if self.oracle:
+            if self._g is None:
+                self._g = Gnubg(0)
+            for i, (b, race) in enumerate(zip(boards, races, strict=True)):
+                if race:
+                    vals[i] = self._g.after_play(b, opp)
+        return plays[int(np.argmax(vals))]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_g": None}
+
+
+def cmd_race_oracle(args: argparse.Namespace) -> dict[str, Any]:
+    v = find_variant("standard")
+    net = load_net(args.net) if args.net else shipped_net("standard")
+    assert net is not None
+    out = match(v, RaceValuesBot(net, args.values == "gnubg"), GnubgBot(), args.games, 1, args.first_pair)
+    out["race_values"] = args.values
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("labels")
+    p.add_argument("--net", action="append", default=[])
+    p.add_argument("--labels", default="training/labels/standard_selfplay_end.npz")
+    p = sub.add_parser("race-oracle")
+    p.add_argument("--values", choices=("gnubg", "net"), required=True)
+    p.add_argument("--net")
+    p.add_argument("--games", type=int, default=10000)
+    p.add_argument("--first-pair", type=int, default=3000)
+    args = ap.parse_args(argv)
+    out = cmd_labels(args) if args.cmd == "labels" else cmd_race_oracle(args)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
