@@ -1,7 +1,8 @@
 """Where the standard net's strength is missing: two diagnoses that use GNU Backgammon as a yardstick.
 
     python benchmarks/diagnose.py labels [--net PATH ...] [--labels training/labels/standard_selfplay_end.npz]
-    python benchmarks/diagnose.py race-oracle --values gnubg|net [--net PATH] [--games 10000] [--first-pair 3000]
+    python benchmarks/diagnose.py race-oracle --values gnubg|net [--classes race] [--net PATH] [--games 10000]
+                                  [--first-pair 3000]
 
 ``labels``
     How far each evaluator's cubeless equity of a position (the side to act on roll) lies from
@@ -17,6 +18,7 @@
     plays that reach a race by gnubg 0-ply (whose race net and bear-off databases are near exact)
     and the others by our net; ``net`` values them all by our net (the control, on the same dice).
     The difference of the two is what a race evaluator as good as gnubg's would gain.
+    ``--classes race,crashed`` (any of contact, crashed, race) asks the same of other classes.
 
 gnubg is a yardstick here only, never a part of the library (the brief's rule for peers).
 """
@@ -75,24 +77,33 @@ def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-class RaceValuesBot(NetBot):
-    """The net's 0-ply bot, but a roll with a play that reaches a race has all its plays valued
-    here: those that reach a race by gnubg 0-ply when ``oracle``, the rest (all without it) by the net."""
+def board_class(board: tuple[int, ...], opp_off: int) -> str:
+    """``strength.position_class`` of a standard mover's-eye board."""
+    if is_race(board):
+        return "race"
+    return position_class(Position.from_board(find_variant("standard"), WHITE, tuple(int(x) for x in board), opp_off))
 
-    def __init__(self, net: Net, oracle: bool) -> None:
+
+class RaceValuesBot(NetBot):
+    """The net's 0-ply bot, but a roll with a play that reaches a position of ``classes`` (default:
+    a race) has all its plays valued here: those that reach one by gnubg 0-ply when ``oracle``, the
+    rest (all without it) by the net."""
+
+    def __init__(self, net: Net, oracle: bool, classes: tuple[str, ...] = ("race",)) -> None:
         super().__init__(net)
         self.oracle = oracle
+        self.classes = classes
         self._g: Gnubg | None = None
 
     def choose_play(self, game: Any, plays: Any) -> Any:
         if len(plays) == 1:
             return plays[0]
-        boards = [play_board(p) for p in plays]
-        races = [is_race(b) for b in boards]
-        if not any(races):
-            return super().choose_play(game, plays)
         pos = game.position
         opp = pos.off[1 if pos.turn == WHITE else 0]
+        boards = [play_board(p) for p in plays]
+        races = [(is_race(b) if self.classes == ("race",) else board_class(b, opp) in self.classes) for b in boards]
+        if not any(races):
+            return super().choose_play(game, plays)
         net = self.net_for(game.variant)
         vals = net.score(net.values_after(np.array(boards), opp))
         if self.oracle:
@@ -111,8 +122,12 @@ def cmd_race_oracle(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant("standard")
     net = load_net(args.net) if args.net else shipped_net("standard")
     assert net is not None
-    out = match(v, RaceValuesBot(net, args.values == "gnubg"), GnubgBot(), args.games, 1, args.first_pair)
+    classes = tuple(args.classes.split(","))
+    if not set(classes) <= set(CLASSES):
+        raise SystemExit(f"diagnose.py: --classes {args.classes!r}: name some of {', '.join(CLASSES)}")
+    out = match(v, RaceValuesBot(net, args.values == "gnubg", classes), GnubgBot(), args.games, 1, args.first_pair)
     out["race_values"] = args.values
+    out["classes"] = list(classes)
     return out
 
 
@@ -124,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--labels", default="training/labels/standard_selfplay_end.npz")
     p = sub.add_parser("race-oracle")
     p.add_argument("--values", choices=("gnubg", "net"), required=True)
+    p.add_argument("--classes", default="race")
     p.add_argument("--net")
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--first-pair", type=int, default=3000)
