@@ -39,6 +39,7 @@ from strength import CLASSES, Gnubg, GnubgBot, match, position_class  # noqa: E4
 from backgammon_lab import find_variant  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
+from backgammon_lab.analysis.strategy import contact  # noqa: E402
 from backgammon_lab.position import WHITE, Position  # noqa: E402
 
 
@@ -47,12 +48,19 @@ def _equity(rows: np.ndarray) -> np.ndarray:
     return 2 * rows[:, 0] - 1 + rows[:, 1] - rows[:, 3] + rows[:, 2] - rows[:, 4]
 
 
-def is_race(board: tuple[int, ...] | np.ndarray) -> bool:
-    """No contact left on a standard mover's-eye board (off, p1..p24, bar, opponent's bar): every
-    checker of the mover below every checker of the other side."""
-    mine = [p for p in range(1, 25) if board[p] > 0] + ([25] if board[25] > 0 else [])
-    theirs = [p for p in range(1, 25) if board[p] < 0] + ([0] if board[26] > 0 else [])
-    return not mine or not theirs or max(mine) < min(theirs)
+def _position(board: Any, opp_off: int) -> Position:
+    """The position of a standard mover's-eye board (off, p1..p24, bar, opponent's bar), White to act."""
+    return Position.from_board(find_variant("standard"), WHITE, tuple(int(x) for x in board), opp_off)
+
+
+def is_race(board: Any, opp_off: int = 0) -> bool:
+    """No contact left on a standard mover's-eye board (``strategy.contact``)."""
+    return not contact(_position(board, opp_off))
+
+
+def board_class(board: Any, opp_off: int) -> str:
+    """``strength.position_class`` of a standard mover's-eye board."""
+    return position_class(_position(board, opp_off))
 
 
 def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
@@ -77,13 +85,6 @@ def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def board_class(board: tuple[int, ...], opp_off: int) -> str:
-    """``strength.position_class`` of a standard mover's-eye board."""
-    if is_race(board):
-        return "race"
-    return position_class(Position.from_board(find_variant("standard"), WHITE, tuple(int(x) for x in board), opp_off))
-
-
 class RaceValuesBot(NetBot):
     """The net's 0-ply bot, but a roll with a play that reaches a position of ``classes`` (default:
     a race) has all its plays valued here: those that reach one by gnubg 0-ply when ``oracle``, the
@@ -101,16 +102,16 @@ class RaceValuesBot(NetBot):
         pos = game.position
         opp = pos.off[1 if pos.turn == WHITE else 0]
         boards = [play_board(p) for p in plays]
-        races = [(is_race(b) if self.classes == ("race",) else board_class(b, opp) in self.classes) for b in boards]
-        if not any(races):
+        reached = [board_class(b, opp) in self.classes for b in boards]
+        if not any(reached):
             return super().choose_play(game, plays)
         net = self.net_for(game.variant)
         vals = net.score(net.values_after(np.array(boards), opp))
         if self.oracle:
             if self._g is None:
                 self._g = Gnubg(0)
-            for i, (b, race) in enumerate(zip(boards, races, strict=True)):
-                if race:
+            for i, (b, hit) in enumerate(zip(boards, reached, strict=True)):
+                if hit:
                     vals[i] = self._g.after_play(b, opp)
         return plays[int(np.argmax(vals))]
 

@@ -318,8 +318,8 @@ def encode_tail(b, opp_off, x):
         _low_die_side(me_any, op_mm | me_cap, me_cap, x, j + 38)
         _low_die_side(op_any, me_mo | op_cap, op_cap, x, j + 41)
     if ENC == 5:
-        _timing_side(b, 0, x, j + 38)
-        _timing_side(b, 1, x, j + 42)
+        _timing_side(b, 0, op_mm, x, j + 38)
+        _timing_side(b, 1, me_mo, x, j + 42)
 
 
 @njit
@@ -333,18 +333,15 @@ def _own_count(b, side, p):
 
 
 @njit
-def _timing_side(b, side, x, j):
-    """The four td24t features of one side (nets.timing_features), in its own numbering."""
-    timing = (np.int64(b[BAR]) if side == 0 else np.int64(b[OPP_BAR])) * (BAR - HOME)
+def _timing_side(b, side, held, x, j):
+    """The four td24t features of one side (nets.timing_features), in its own numbering; held: the
+    other side's points (two or more checkers) in this side's numbering (bit p: its point p)."""
     on_bar = np.int64(b[BAR]) if side == 0 else np.int64(b[OPP_BAR])
+    timing = on_bar * (BAR - HOME)
     anchors = 0
-    held = 0  # bit p: the other side holds this side's point p
     spares = 0  # bit p: this side has a free checker on its point p
     for p in range(1, N + 1):
         c = _own_count(b, side, p)
-        o = _own_count(b, 1 - side, BAR - p)
-        if o >= 2:
-            held |= 1 << p
         if c == 0:
             continue
         sp = c - 2 if c >= 3 else (1 if c == 1 else 0)
