@@ -1,6 +1,7 @@
 """Label standard positions by luck-free truncated rollouts of the shipped net's 0-ply bot, in chunks.
 
     python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--to-end] [--dir artifacts/labels]
+                                     [--workers N | --scheduler tcp://HOST:8786]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
     python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
     python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10]
@@ -17,7 +18,14 @@ Each chunk goes to ``DIR/standard_{kind}_s{seed}.npz`` (``boards``, ``offs``, ``
 candidates ``group``), written whole; a chunk already there is skipped, so a stopped run resumes.
 ``--to-end``: the rollouts are played to the end of the game (``truncate=None``; about 0.9 s a
 position, four times the 7-turn labels), and the chunks are named ``standard_{kind}_end_s{seed}.npz``
-(``merge --to-end`` joins them). ``merge`` joins a kind's chunks, in seed order, into one compressed file with ``seeds`` (each row's
+(``merge --to-end`` joins them).
+
+``--workers N`` makes N chunks at once in fresh processes; ``--scheduler ADDRESS`` sends them to the
+workers of a Dask cluster (``dask scheduler``, then ``dask worker ADDRESS`` on each machine, all with
+backgammon_lab installed; 100,000 positions to the end are about 26 CPU hours). A chunk is the same
+wherever it is made (its dice come from its seed); the files are written here.
+
+``merge`` joins a kind's chunks, in seed order, into one compressed file with ``seeds`` (each row's
 chunk), the form committed in ``training/labels/``; with ``--base`` the rows of a merged file come
 first and the chunks it already holds are left out, so a committed file grows in place.
 
@@ -30,10 +38,12 @@ from __future__ import annotations
 
 import argparse
 import glob
+import multiprocessing
 import os
 import random
 import sys
 import time
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -64,28 +74,62 @@ def _candidates(net: Net, seed: int, size: int, top: int) -> tuple[list[Position
     return after, group
 
 
-def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str, to_end: bool = False) -> None:
+def chunk(kind: str, s: int, size: int, top: int, to_end: bool) -> dict[str, Any]:
+    """The columns of chunk ``s`` (``boards``, ``offs``, ``targets``, for candidates ``group``) and
+    ``cpu``, the seconds of CPU it took where it ran: the work of one chunk, for any executor."""
     net = shipped_net("standard")
     assert net is not None
+    t = time.process_time()
+    extra: dict[str, Any] = {}
+    if kind == "selfplay":
+        pos = sample_positions("standard", size, NetBot(net), seed=s, explore=0.1)
+    else:
+        pos, group = _candidates(net, s, size, top)
+        extra["group"] = np.array(group, np.int64)
+    rows = rollout_rows(pos, NetBot(net), games=36, truncate=None if to_end else 7, seed=s, luck=True)
+    return {"boards": np.array([p.board() for p in pos], np.int8),
+            "offs": np.array([p.opponent_off for p in pos], np.int64), "targets": rows, **extra,
+            "cpu": time.process_time() - t}
+
+
+def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str, to_end: bool = False,
+          executor: Executor | None = None) -> None:
+    """Chunks ``first .. first + chunks - 1`` not yet in ``folder``, made here one after another
+    or, with ``executor`` (a process pool, a Dask client's), spread over its workers; each is
+    written here whole as it comes back, so a stopped run resumes."""
     os.makedirs(folder, exist_ok=True)
-    for s in range(first, first + chunks):
+    todo = [s for s in range(first, first + chunks)
+            if not os.path.exists(os.path.join(folder, f"standard_{_name(kind, to_end)}_s{s}.npz"))]
+
+    def write(s: int, cols: dict[str, Any]) -> None:
         out = os.path.join(folder, f"standard_{_name(kind, to_end)}_s{s}.npz")
-        if os.path.exists(out):
-            continue
-        t = time.process_time()
-        extra: dict[str, Any] = {}
-        if kind == "selfplay":
-            pos = sample_positions("standard", size, NetBot(net), seed=s, explore=0.1)
-        else:
-            pos, group = _candidates(net, s, size, top)
-            extra["group"] = np.array(group, np.int64)
-        rows = rollout_rows(pos, NetBot(net), games=36, truncate=None if to_end else 7, seed=s, luck=True)
+        cpu = cols.pop("cpu")
         tmp = out + ".tmp.npz"
-        cols: dict[str, Any] = {"boards": np.array([p.board() for p in pos], np.int8),
-                                "offs": np.array([p.opponent_off for p in pos], np.int64), "targets": rows, **extra}
         np.savez(tmp, **cols)
         os.replace(tmp, out)
-        print(f"{out}: {len(pos)} positions, {time.process_time() - t:.0f} s CPU", flush=True)
+        print(f"{out}: {len(cols['targets'])} positions, {cpu:.0f} s CPU", flush=True)
+
+    if executor is None:
+        for s in todo:
+            write(s, chunk(kind, s, size, top, to_end))
+        return
+    futures = {executor.submit(chunk, kind, s, size, top, to_end): s for s in todo}
+    for f in as_completed(futures):
+        write(futures[f], f.result())
+
+
+def _executor(workers: int, scheduler: str | None) -> Executor | None:
+    """A Dask client's executor for ``scheduler`` (``tcp://HOST:8786``), a pool of ``workers``
+    fresh processes, or None (this process)."""
+    if scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise SystemExit("--scheduler needs Dask: pip install 'dask[distributed]'") from None
+        return Client(scheduler).get_executor()  # type: ignore[no-any-return]
+    if workers > 1:
+        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    return None
 
 
 def _name(kind: str, to_end: bool) -> str:
@@ -143,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=10, help="fit: passes over the positions (default 10)")
     ap.add_argument("--to-end", action="store_true",
                     help="roll out to the end of the game, not 7 turns (chunks named KIND_end)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="selfplay, candidates: make this many chunks at once, in fresh processes")
+    ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                    help="selfplay, candidates: spread the chunks over a Dask cluster (tcp://HOST:8786)")
     a = ap.parse_args(argv)
     if a.kind == "merge":
         if a.args[0] not in ("selfplay", "candidates"):
@@ -157,7 +205,16 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         ap.error(f"FIRST_SEED and CHUNKS are whole numbers, not {a.args[0]!r} and {a.args[1]!r}")
     size = a.size or (1000 if a.kind == "selfplay" else 250)
-    label(a.kind, first, chunks, size, a.top, a.dir, a.to_end)
+    if a.workers < 1:
+        ap.error(f"--workers is a whole number, at least 1, not {a.workers}")
+    executor = _executor(a.workers, a.scheduler)
+    try:
+        label(a.kind, first, chunks, size, a.top, a.dir, a.to_end, executor)
+    finally:
+        if isinstance(executor, ProcessPoolExecutor):
+            executor.shutdown(wait=False, cancel_futures=True)
+        elif executor is not None:
+            executor.shutdown(wait=False)
     return 0
 
 

@@ -61,3 +61,28 @@ def test_labels_to_the_end_are_rollouts_without_truncation(tmp_path: Path) -> No
     out = tmp_path / "merged.npz"
     assert mod.main(["merge", "selfplay", str(out), "--to-end", "--dir", str(tmp_path)]) == 0
     assert list(np.load(out)["seeds"]) == [21]
+
+
+def test_chunks_made_by_an_executor_are_the_chunks_made_here(tmp_path: Path) -> None:
+    """With an executor (here a thread pool; a process pool or a Dask client's in use) the chunks
+    are made where it runs them and written here, the same files as one process makes; the
+    chunks already there are not sent."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    mod = _script()
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert mod.main(["selfplay", "3", "2", "--size", "2", "--dir", str(here)]) == 0
+    mod.label("selfplay", 3, 1, 2, 4, str(there))
+    before = (there / "standard_selfplay_s3.npz").stat().st_mtime_ns
+    with ThreadPoolExecutor(2) as ex:
+        mod.label("selfplay", 3, 2, 2, 4, str(there), executor=ex)
+    assert (there / "standard_selfplay_s3.npz").stat().st_mtime_ns == before
+    for s in (3, 4):
+        a, b = np.load(here / f"standard_selfplay_s{s}.npz"), np.load(there / f"standard_selfplay_s{s}.npz")
+        assert sorted(a.files) == sorted(b.files) == ["boards", "offs", "targets"]
+        assert all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def test_workers_must_be_at_least_one(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        _script().main(["selfplay", "3", "1", "--size", "2", "--workers", "0", "--dir", str(tmp_path)])
