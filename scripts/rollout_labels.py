@@ -2,12 +2,17 @@
 
     python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--to-end] [--dir artifacts/labels]
                                      [--workers N | --scheduler tcp://HOST:8786]
+    python scripts/rollout_labels.py races FIRST_SEED CHUNKS [--size 1000] [--to-end]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
     python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
     python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10]
 
 ``selfplay``: chunk ``s`` is ``rollout_rows(sample_positions("standard", size, NetBot(net), seed=s,
 explore=0.1), NetBot(net), games=36, truncate=7, seed=s, luck=True)``.
+
+``races``: chunk ``s`` samples ``8 * size`` positions the same way and labels the races among them
+(no contact) that the bear-off database does not value (a checker outside a home board), at most
+``size``: about one in ten of the samples.
 
 ``candidates``: chunk ``s`` takes ``size`` positions the same way, rolls each one's dice with
 ``random.Random(s)`` (two ``randint(1, 6)``, in order), and labels the positions after the
@@ -48,10 +53,12 @@ from typing import Any
 
 import numpy as np
 
+from backgammon_lab.analysis.bearoff import home_configs
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net, equity, shipped_net
 from backgammon_lab.analysis.rollout import rollout_rows, sample_positions
 from backgammon_lab.analysis.search import Evaluator
+from backgammon_lab.analysis.strategy import contact
 from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
 from backgammon_lab.position import Position, Roll
 
@@ -74,6 +81,13 @@ def _candidates(net: Net, seed: int, size: int, top: int) -> tuple[list[Position
     return after, group
 
 
+def races(net: Net, seed: int, size: int) -> list[Position]:
+    """Up to ``size`` races from the net's self-play (seed ``seed``, 10% random actions), those the
+    bear-off database does not value: no contact, a checker of either side still outside its home."""
+    found = sample_positions("standard", 8 * size, NetBot(net), seed=seed, explore=0.1)
+    return [p for p in found if not contact(p) and home_configs(p) is None][:size]
+
+
 def chunk(kind: str, s: int, size: int, top: int, to_end: bool) -> dict[str, Any]:
     """The columns of chunk ``s`` (``boards``, ``offs``, ``targets``, for candidates ``group``) and
     ``cpu``, the seconds of CPU it took where it ran: the work of one chunk, for any executor."""
@@ -83,6 +97,8 @@ def chunk(kind: str, s: int, size: int, top: int, to_end: bool) -> dict[str, Any
     extra: dict[str, Any] = {}
     if kind == "selfplay":
         pos = sample_positions("standard", size, NetBot(net), seed=s, explore=0.1)
+    elif kind == "races":
+        pos = races(net, s, size)
     else:
         pos, group = _candidates(net, s, size, top)
         extra["group"] = np.array(group, np.int64)
@@ -176,7 +192,7 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kind", choices=("selfplay", "candidates", "merge", "fit"))
+    ap.add_argument("kind", choices=("selfplay", "races", "candidates", "merge", "fit"))
     ap.add_argument("args", nargs=2, metavar="ARG",
                     help="FIRST_SEED CHUNKS; for merge KIND OUT.npz; for fit OUT.npz LABELS.npz")
     ap.add_argument("--size", type=int, default=None, help="positions a chunk (default 1000; candidates 250)")
@@ -188,13 +204,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--to-end", action="store_true",
                     help="roll out to the end of the game, not 7 turns (chunks named KIND_end)")
     ap.add_argument("--workers", type=int, default=1,
-                    help="selfplay, candidates: make this many chunks at once, in fresh processes")
+                    help="selfplay, races, candidates: make this many chunks at once, in fresh processes")
     ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                    help="selfplay, candidates: spread the chunks over a Dask cluster (tcp://HOST:8786)")
+                    help="selfplay, races, candidates: spread the chunks over a Dask cluster (tcp://HOST:8786)")
     a = ap.parse_args(argv)
     if a.kind == "merge":
-        if a.args[0] not in ("selfplay", "candidates"):
-            ap.error(f"merge takes the kind selfplay or candidates, not {a.args[0]!r}")
+        if a.args[0] not in ("selfplay", "races", "candidates"):
+            ap.error(f"merge takes the kind selfplay, races or candidates, not {a.args[0]!r}")
         merge(_name(a.args[0], a.to_end), a.args[1], a.dir, a.base)
         return 0
     if a.kind == "fit":
@@ -204,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         first, chunks = int(a.args[0]), int(a.args[1])
     except ValueError:
         ap.error(f"FIRST_SEED and CHUNKS are whole numbers, not {a.args[0]!r} and {a.args[1]!r}")
-    size = a.size or (1000 if a.kind == "selfplay" else 250)
+    size = a.size or (250 if a.kind == "candidates" else 1000)
     if a.workers < 1:
         ap.error(f"--workers is a whole number, at least 1, not {a.workers}")
     executor = _executor(a.workers, a.scheduler)

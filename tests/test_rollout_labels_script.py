@@ -86,3 +86,21 @@ def test_chunks_made_by_an_executor_are_the_chunks_made_here(tmp_path: Path) -> 
 def test_workers_must_be_at_least_one(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         _script().main(["selfplay", "3", "1", "--size", "2", "--workers", "0", "--dir", str(tmp_path)])
+
+
+def test_race_chunks_hold_races_the_bear_off_database_does_not_value(tmp_path: Path) -> None:
+    """A races chunk keeps the self-play positions without contact that still have a checker
+    outside a home board, labelled by rollouts to the end like the other chunks."""
+    from backgammon_lab.analysis.bearoff import home_configs
+    from backgammon_lab.analysis.strategy import contact
+
+    mod = _script()
+    net = shipped_net("standard")
+    found = mod.races(net, 2, 30)
+    assert found and all(not contact(p) and home_configs(p) is None for p in found)
+    sampled = sample_positions("standard", 240, NetBot(net), seed=2, explore=0.1)
+    assert found == [p for p in sampled if not contact(p) and home_configs(p) is None][:30]
+    assert mod.main(["races", "2", "1", "--size", "30", "--to-end", "--dir", str(tmp_path)]) == 0
+    got = np.load(tmp_path / "standard_races_end_s2.npz")
+    assert [tuple(b) for b in got["boards"]] == [p.board() for p in found]
+    assert np.array_equal(got["targets"], rollout_rows(found, NetBot(net), games=36, seed=2, luck=True))
