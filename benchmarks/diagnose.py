@@ -9,8 +9,10 @@
     labels of rollouts played to the end of the game with each roll's luck taken off
     (``scripts/rollout_labels.py --to-end``: our net's 0-ply bot plays the rollouts, so the labels
     are that policy's values, about 0.036 equity of noise each): the mean absolute difference over
-    all positions and by class (``strength.position_class``: contact, crashed, race), for gnubg
-    0-ply, the shipped net and each ``--net``.
+    all positions and by class (``strength.position_class``: contact, crashed, race; the races
+    split into those where both sides are bearing off, which the library values by its bear-off
+    database and not by the net, and the others), for gnubg 0-ply, the shipped net and each
+    ``--net`` (the nets' own values everywhere).
 ``race-oracle``
     What exact race values would buy in a match: the net's 0-ply bot against gnubg 0-ply (pairs of
     games with the same dice, as ``strength.py match``), except that when some play of a roll
@@ -37,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from strength import CLASSES, Gnubg, GnubgBot, match, position_class  # noqa: E402
 
 from backgammon_lab import find_variant  # noqa: E402
+from backgammon_lab.analysis.bearoff import home_configs  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.strategy import contact  # noqa: E402
@@ -67,8 +70,13 @@ def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
     v = find_variant("standard")
     data = np.load(args.labels)
     boards, offs, targets = data["boards"], data["offs"], data["targets"]
-    classes = np.array([position_class(Position.from_board(v, WHITE, tuple(int(x) for x in b), int(o)))
-                        for b, o in zip(boards, offs, strict=True)])
+    positions = [Position.from_board(v, WHITE, tuple(int(x) for x in b), int(o)) for b, o in zip(boards, offs, strict=True)]
+    classes = np.array([position_class(p) for p in positions])
+    # the races split: both sides bearing off (the bear-off database's, exact in the library's
+    # search) and the others (the net's values there)
+    bearoff = np.array([c == "race" and home_configs(p) is not None for c, p in zip(classes, positions, strict=True)])
+    parts = {**{c: classes == c for c in CLASSES}, "race, bearing off": bearoff,
+             "race, the others": (classes == "race") & ~bearoff}
     g = Gnubg(0)
     rows = {"gnubg 0-ply": np.array([g.on_roll(tuple(int(x) for x in b))[:5] for b in boards])}
     nets: list[tuple[str, Net | None]] = [("shipped net", shipped_net("standard"))]
@@ -77,11 +85,11 @@ def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
         if net is not None:
             rows[name] = net.evaluate(boards, offs)
     want = _equity(targets)
-    out: dict[str, Any] = {"positions": len(boards), "by_class": {c: int((classes == c).sum()) for c in CLASSES}}
+    out: dict[str, Any] = {"positions": len(boards), "by_class": {c: int(m.sum()) for c, m in parts.items()}}
     for name, r in rows.items():
         err = np.abs(_equity(r) - want)
         out[name] = {"all": round(float(err.mean()), 4),
-                     **{c: round(float(err[classes == c].mean()), 4) for c in CLASSES if (classes == c).any()}}
+                     **{c: round(float(err[m].mean()), 4) for c, m in parts.items() if m.any()}}
     return out
 
 

@@ -110,3 +110,27 @@ def test_the_race_oracle_diagnosis_values_only_rolls_that_reach_a_race(tmp_path:
     assert diagnose(["race-oracle", "--values", "net", "--games", "2", "--net", str(path)]) == 0
     out = capsys.readouterr().out
     assert '"games": 2' in out and '"race_values": "net"' in out
+
+
+def test_the_labels_diagnosis_splits_races_into_bearing_off_and_the_others(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """``benchmarks/diagnose.py labels``: each evaluator's equity distance from the labels, by
+    class, the races split by whether both sides are bearing off (the bear-off database's)."""
+    pytest.importorskip("gnubg")
+    import json
+
+    import numpy as np
+    from diagnose import main as diagnose
+
+    boards = [Position.start("standard").board(),
+              Position.from_string("standard/w/6x2,5x3/5x4").board(),  # both bearing off
+              Position.from_string("standard/w/9x2,5x3/5x4").board()]  # a race, not yet
+    labels = tmp_path / "l.npz"
+    targets = np.array([[0.5, 0.1, 0.0, 0.1, 0.0], [1.0, 0.0, 0.0, 0.0, 0.0], [0.9, 0.0, 0.0, 0.0, 0.0]])
+    np.savez(labels, boards=np.array(boards, np.int8), offs=np.array([0, 11, 11]), targets=targets)
+    assert diagnose(["labels", "--labels", str(labels)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["by_class"] == {"contact": 1, "crashed": 0, "race": 2, "race, bearing off": 1, "race, the others": 1}
+    g = out["gnubg 0-ply"]
+    assert set(g) == {"all", "contact", "race", "race, bearing off", "race, the others"}
+    assert g["all"] == pytest.approx((g["contact"] + g["race, bearing off"] + g["race, the others"]) / 3, abs=2e-4)
