@@ -5,7 +5,7 @@
     python scripts/rollout_labels.py races FIRST_SEED CHUNKS [--size 1000] [--to-end]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
     python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
-    python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10]
+    python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10] [--race]
 
 ``selfplay``: chunk ``s`` is ``rollout_rows(sample_positions("standard", size, NetBot(net), seed=s,
 explore=0.1), NetBot(net), games=36, truncate=7, seed=s, luck=True)``.
@@ -36,7 +36,9 @@ first and the chunks it already holds are left out, so a committed file grows in
 
 ``fit``: the shipped net fitted to a merged file's targets (``refine.fit``, squared error, the step
 falling a hundredfold from ``--lr``, a tenth held out, ``seed=1``), saved to OUT.npz; prints the
-held-out error before and after. See docs/nets.md, "Luck taken off the labels".
+held-out error before and after. See docs/nets.md, "Luck taken off the labels". With ``--race``
+the fitted copy (of races labels) becomes the shipped net's race net, the net the search values
+races by (``Net.with_race``); OUT.npz is the shipped net with it.
 """
 
 from __future__ import annotations
@@ -175,7 +177,9 @@ def merge(kind: str, out: str, folder: str, base: str | None = None) -> None:
     print(f"{out}: {len(seeds)} rows ({len(files)} new chunks)")
 
 
-def fit_labels(out: str, labels: str, lr: float, epochs: int) -> None:
+def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False) -> None:
+    """The shipped net fitted to ``labels`` and saved to ``out``; with ``race``, a copy of it fitted
+    to race labels becomes the shipped net's race net instead (``Net.with_race``)."""
     from backgammon_lab.analysis.nets import encode
     from backgammon_lab.analysis.refine import fit
 
@@ -184,7 +188,13 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int) -> None:
     d = np.load(labels)
     x = encode(net.variant, d["boards"], d["offs"], net.encoding)
     t = time.process_time()
-    fitted, before, after = fit(net, x, d["targets"], epochs=epochs, lr=lr, lr_end=lr / 100, seed=1)
+    start = net.with_race(None)
+    fitted, before, after = fit(start, x, d["targets"], epochs=epochs, lr=lr, lr_end=lr / 100, seed=1)
+    if race:
+        fitted.meta["race_fit"] = {"labels": os.path.basename(labels), "positions": len(x), "lr": lr,
+                                   "epochs": epochs, "held_out_before": round(before, 6),
+                                   "held_out_after": round(after, 6)}
+        fitted = net.with_race(fitted)
     fitted.save(out)
     print(f"{out}: {len(x)} positions, held-out error {before:.5f} -> {after:.5f}, "
           f"{time.process_time() - t:.0f} s CPU")
@@ -207,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="selfplay, races, candidates: make this many chunks at once, in fresh processes")
     ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="selfplay, races, candidates: spread the chunks over a Dask cluster (tcp://HOST:8786)")
+    ap.add_argument("--race", action="store_true",
+                    help="fit: make the fitted copy the shipped net's race net (fit it to races labels)")
     a = ap.parse_args(argv)
     if a.kind == "merge":
         if a.args[0] not in ("selfplay", "races", "candidates"):
@@ -214,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
         merge(_name(a.args[0], a.to_end), a.args[1], a.dir, a.base)
         return 0
     if a.kind == "fit":
-        fit_labels(a.args[0], a.args[1], a.lr, a.epochs)
+        fit_labels(a.args[0], a.args[1], a.lr, a.epochs, a.race)
         return 0
     try:
         first, chunks = int(a.args[0]), int(a.args[1])

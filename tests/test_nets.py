@@ -40,6 +40,7 @@ from backgammon_lab.analysis.nets import (
 )
 from backgammon_lab.analysis.rollout import play_out, sample_positions
 from backgammon_lab.analysis.search import SHORTLIST, Evaluator
+from backgammon_lab.analysis.strategy import contact
 from backgammon_lab.analysis.train import Trainer
 from backgammon_lab.engine import (
     KEEP,
@@ -52,6 +53,7 @@ from backgammon_lab.engine import (
     RollDice,
     advance,
     dice_state,
+    position_state,
     start_state,
 )
 from backgammon_lab.errors import AnalysisError
@@ -764,3 +766,48 @@ def test_a_two_layer_net_neither_widens_nor_trains_by_self_play() -> None:
         Trainer(net)
     grown = Net.create("standard", hidden=6, hidden2=2, encoding="td24").with_encoding("td24x")
     assert grown.hidden2 == 2 and grown.inputs == 210
+
+
+def test_a_race_net_travels_with_its_net_through_files_and_copies(tmp_path: Path) -> None:
+    """``Net.with_race``: the race net is saved in the same file and read back, carried by
+    copies, and refused when it does not fit (another variant, other outputs, a race net of its
+    own); ``with_race(None)`` leaves the net without one."""
+    main = Net.create("standard", hidden=6, seed=1, encoding="td24e")
+    race = Net.create("standard", hidden=3, seed=2)
+    net = main.with_race(race)
+    assert main.race is None and net.race is not None and net.race is not race
+    assert repr(net).endswith("race=td24-3>")
+    path = tmp_path / "n.npz"
+    net.save(path)
+    back = load_net(path)
+    assert back.race is not None and back.race.encoding == "td24" and back.race.hidden == 3
+    assert np.array_equal(back.race.w1, race.w1) and np.array_equal(back.w1, main.w1)
+    assert back.copy().race is not None
+    bare = back.with_race(None)
+    bare.save(path)
+    assert load_net(path).race is None and "race" not in load_net(path).meta
+    for bad in (Net.create("mexican", hidden=3), Net.create("standard", hidden=3).with_race(race), "race"):
+        with pytest.raises(NetError, match="race net"):
+            main.with_race(bad)  # type: ignore[arg-type]
+    assert main.race is None
+
+
+def test_the_search_values_a_race_by_the_race_net_and_contact_by_the_net() -> None:
+    """From a race (no contact) the evaluator searches with the net's race net, at every ply; from
+    a position in contact with the net itself; a race of two home boards by the bear-off database."""
+    main = Net.create("standard", hidden=6, seed=1)
+    race = Net.create("standard", hidden=5, seed=7)
+    ev, ev_main, ev_race = Evaluator(main.with_race(race)), Evaluator(main), Evaluator(race)
+    racing = Position.from_string("standard/w/13x2,9x3,6x5,5x5/11x4,6x5,4x6")
+    assert not contact(racing) and ev._race(racing) is None
+    for ply in (0, 1):
+        assert np.allclose(ev.roll_row(racing, ply), ev_race.roll_row(racing, ply))
+        assert not np.allclose(ev.roll_row(racing, ply), ev_main.roll_row(racing, ply))
+    assert np.allclose(ev.roll_row(racing, 0), race.evaluate_position(racing))
+    st = advance(position_state(racing), RollDice(Roll(6, 3)))[0]
+    assert np.allclose(ev.play_values(st), ev_race.play_values(st))
+    assert ev.best_play(st, 1)[0] == ev_race.best_play(st, 1)[0]
+    start = Position.start("standard")
+    assert np.allclose(ev.roll_row(start, 1), ev_main.roll_row(start, 1))
+    homes = Position.from_string("standard/w/6x2,5x3/5x4")
+    assert np.allclose(ev.roll_row(homes, 0), ev_main.roll_row(homes, 0))  # exact: neither net

@@ -531,7 +531,7 @@ class Net:
 
     def __init__(self, variant: Variant, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                  *, encoding: str | None = None, meta: dict[str, Any] | None = None,
-                 layer2: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+                 layer2: tuple[np.ndarray, np.ndarray] | None = None, race: Net | None = None) -> None:
         self.variant = variant
         self.encoding = encoding or encoding_for(variant)
         # the first layer is held transposed, an input's weights contiguous (as the kernels read
@@ -571,6 +571,31 @@ class Net:
             self.w2, self.b2 = packed[last:, :last], packed_b[last:]
             self._packed = (packed, packed_b)
         self.meta: dict[str, Any] = dict(meta or {})
+        self.race: Net | None = None
+        if race is not None:
+            self._check_race(race)
+            self.race = race
+
+    def _check_race(self, race: Any) -> None:
+        """Raise :class:`NetError` unless ``race`` can be this net's race net."""
+        if not isinstance(race, Net):
+            raise NetError(f"a race net is a Net, not {race!r:.200}")
+        if race.variant != self.variant or race.outputs != self.outputs:
+            raise NetError(f"the race net {race!r} does not fit {self!r}: the same variant and outputs are needed")
+        if race.race is not None:
+            raise NetError(f"the race net {race!r} has a race net of its own")
+
+    def with_race(self, race: Net | None) -> Net:
+        """A copy of this net with ``race`` (a copy of it) as its **race net**, or none: the net the
+        search values a race by (no contact left, the position searched from; see
+        :class:`~backgammon_lab.analysis.search.Evaluator`), saved in the same file. Raises
+        :class:`NetError` for a net of another variant or other outputs, or one with a race net of
+        its own."""
+        if race is not None:
+            self._check_race(race)
+        out = self.copy()
+        out.race = race.copy() if race is not None else None
+        return out
 
     @property
     def w1(self) -> np.ndarray:
@@ -665,7 +690,7 @@ class Net:
         meta = json.loads(json.dumps(self.meta))
         meta.setdefault("grown", []).append({"from": self.encoding, "to": encoding, "games": self.games})
         return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta,
-                   layer2=self._layer2())
+                   layer2=self._layer2(), race=self.race)
 
     def with_hidden(self, hidden: int, *, seed: int = 0) -> Net:
         """This net with its hidden layer widened to ``hidden`` units (at least its own). The new
@@ -691,12 +716,13 @@ class Net:
         meta.setdefault("grown", []).append({"hidden_from": self.hidden, "hidden_to": hidden, "seed": int(seed),
                                              "games": self.games})
         return Net(self.variant, w1, np.concatenate([self.b1, np.zeros(extra)]), w2, self.b2.copy(),
-                   encoding=self.encoding, meta=meta)
+                   encoding=self.encoding, meta=meta, race=self.race)
 
     def copy(self) -> Net:
         """An independent copy (weights and metadata)."""
         return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
-                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2())
+                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2(),
+                   race=self.race.copy() if self.race is not None else None)
 
     # -- evaluation ------------------------------------------------------------------------------
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -805,13 +831,17 @@ class Net:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         meta = dict(self.meta)
+        meta.pop("race", None)  # the race net's own, written below when there is one
         meta.update(variant=self.variant.name, options=self.variant.option_values, encoding=self.encoding,
                     hidden=self.hidden, outputs=list(self.outputs), format=FORMAT_VERSION)
-        arrays: dict[str, Any] = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
-        if self.wh is not None:
-            arrays.update(wh=self.wh, bh=self.bh)
+        arrays: dict[str, Any] = dict(self._arrays())
         if self.wh is not None:
             meta["hidden2"] = self.hidden2
+        if self.race is not None:
+            arrays.update({f"race_{k}": a for k, a in self.race._arrays().items()})
+            race = self.race
+            meta["race"] = {**race.meta, "encoding": race.encoding, "hidden": race.hidden,
+                            **({"hidden2": race.hidden2} if race.wh is not None else {})}
         meta["saved"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
@@ -819,9 +849,17 @@ class Net:
         os.replace(tmp, target)
         return target
 
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """The weight arrays by their names in a file."""
+        arrays = {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+        if self.wh is not None and self.bh is not None:
+            arrays.update(wh=self.wh, bh=self.bh)
+        return arrays
+
     def __repr__(self) -> str:
         sizes = [self.inputs, self.hidden] + ([self.hidden2] if self.wh is not None else []) + [len(self.outputs)]
-        return f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}>"
+        race = "" if self.race is None else f" race={self.race.encoding}-{self.race.hidden}"
+        return f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}{race}>"
 
 
 def load_net(path: str | os.PathLike[str]) -> Net:
@@ -829,14 +867,21 @@ def load_net(path: str | os.PathLike[str]) -> Net:
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            arrays = [data[k] for k in ("w1", "b1", "w2", "b2")]
-            layer2 = (data["wh"], data["bh"]) if "wh" in data.files else None
+            parts = {prefix: ([data[prefix + k] for k in ("w1", "b1", "w2", "b2")],
+                              (data[prefix + "wh"], data[prefix + "bh"]) if prefix + "wh" in data.files else None)
+                     for prefix in ("", "race_") if prefix + "w1" in data.files}
+            arrays, layer2 = parts[""]
     except (OSError, KeyError, ValueError) as e:
         raise NetError(f"cannot read a net from {str(path)!r}: {e}") from None
     if meta.get("format") != FORMAT_VERSION:
         raise NetError(f"{str(path)!r}: net format {meta.get('format')!r}, this version reads {FORMAT_VERSION}")
     variant = find_variant(meta["variant"], **meta.get("options", {}))
-    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta, layer2=layer2)
+    race = None
+    if "race_" in parts:
+        race_meta = meta.get("race", {})
+        race = Net(variant, *parts["race_"][0], encoding=race_meta.get("encoding"), meta=race_meta,
+                   layer2=parts["race_"][1])
+    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta, layer2=layer2, race=race)
 
 
 def shipped_path(variant: str | Variant) -> Path:

@@ -38,6 +38,7 @@ from . import bearoff as _bearoff
 from . import nets as _nets
 from .options import FILTERS, check_ply
 from .selfplay import kernel, workspace
+from .strategy import contact
 
 __all__ = ["Evaluator", "evaluator_for", "check_ply", "equity_of", "equities", "rank_key", "FILTERS", "SHORTLIST",
            "keep_or_reroll_values", "name_values"]  # check_ply and FILTERS are the options' (options.py)
@@ -140,7 +141,7 @@ class Evaluator:
         self.kind = "exact" if table is not None else "net"
         self.outputs: tuple[str, ...] = ("win",) if table is not None else tuple(net.outputs)
         self.variant = table.variant if table is not None else net.variant
-        self._kernel: Any = None
+        self._kernels: dict[bool, Any] = {}  # the kernel, weights and buffers of the net (False) and its race net (True)
         # a net's values in a pure bear-off race give way to the exact bear-off database's (unless
         # exact_races is false: the net's own values, as the self-play trainer's choices)
         self.exact_races = bool(exact_races) and table is None and _bearoff.has_database(self.variant)
@@ -170,20 +171,28 @@ class Evaluator:
             raise AnalysisError(f"this {self.kind} evaluator values {self.variant!r}, not {position.variant!r}")
 
     # -- the compiled search ---------------------------------------------------------------------
-    def _k(self) -> tuple[Any, tuple[Any, ...]]:
-        """The kernel and the arguments every search call ends with: the weights (read once) and
-        the buffers, one set per thread (the kernel releases the GIL)."""
+    def _k(self, position: Position) -> tuple[Any, tuple[Any, ...]]:
+        """The kernel and the arguments every search call from ``position`` ends with: the weights
+        (read once) and the buffers, one set per thread (the kernel releases the GIL). The net is
+        the net's race net (:attr:`Net.race <backgammon_lab.analysis.nets.Net.race>`) when it has
+        one and ``position`` is a race (no contact: every position the search reaches from it is
+        one too), else the net itself."""
         net = self.net
-        if self._kernel is None:
-            self._kernel = (kernel(net.variant, net.encoding, net.hidden2), net.kernel_weights(), threading.local())
-        mod, weights, local = self._kernel
+        race = net.race is not None and not contact(position)
+        if race:
+            net = net.race
+        slot = self._kernels.get(race)
+        if slot is None:
+            slot = self._kernels[race] = (kernel(net.variant, net.encoding, net.hidden2), net.kernel_weights(),
+                                          threading.local())
+        mod, weights, local = slot
         tail = getattr(local, "tail", None)
         if tail is None:
             tail = local.tail = (self.lookahead, self.shortlist or 0, weights, *_buffers(net))
         return mod, tail
 
     def _dice(self, position: Position, dice: tuple[int, int], named: bool, ply: int) -> tuple[int, np.ndarray]:
-        mod, tail = self._k()
+        mod, tail = self._k(position)
         b, o = _board(position)
         i, row = mod.dice_value(b, o, dice[0], dice[1], named, ply, *tail)
         return int(i), row
@@ -202,7 +211,7 @@ class Evaluator:
             got = _bearoff.race_values(position, db)
             assert got is not None
             return got
-        mod, tail = self._k()
+        mod, tail = self._k(position)
         b, o = _board(position)
         return mod.roll_value(b, o, ply, *tail)  # type: ignore[no-any-return]
 
@@ -230,7 +239,7 @@ class Evaluator:
             rows = _bearoff.play_values(state, db)
             assert rows is not None
             return rows
-        mod, tail = self._k()
+        mod, tail = self._k(pos)
         b, o = _board(pos)
         d = state.roll.dice
         return mod.play_rows(b, o, d[0], d[1], state.named, *tail[:1], *tail[2:])  # type: ignore[no-any-return]
@@ -259,7 +268,7 @@ class Evaluator:
                 assert got is not None
                 return got
             if self.table is None:
-                mod, tail = self._k()
+                mod, tail = self._k(state.position)
                 b, o = _board(state.position)
                 return mod.after_value(b, o, 2, ply, *tail)  # type: ignore[no-any-return]
             rows = [self.after_value(state, NameDoubles(k), 0) for k in range(1, 7)]

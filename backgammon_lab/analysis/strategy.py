@@ -140,12 +140,17 @@ def what_it_does(before: Position, better: Position, worse: Position) -> list[st
 
 # -- what a puzzle is about ---------------------------------------------------------------------
 def contact(pos: Position) -> bool:
-    """True while a checker of one side still has to pass one of the other's."""
+    """True while a checker of one side still has to pass one of the other's (read from the
+    mover's-eye board, which the search asks of every position it starts from)."""
+    b = pos.board()  # (off, p1..pN, bar, opponent's bar), the mover's checkers positive
     bar = pos.variant.bar
-    me, you = pos.turn, other(pos.turn)
-    mine = [p for p in range(1, bar + 1) if pos.count(me, p)]
-    yours = [p for p in range(1, bar + 1) if pos.count(you, p)]
-    return bool(mine and yours) and max(mine) + max(yours) > bar
+    mine = next((p for p in range(bar, 0, -1) if b[p] > 0), 0)  # the mover's rearmost (the bar is point N + 1)
+    if not mine:
+        return False
+    if b[bar + 1]:
+        return True  # the other side has a checker on the bar, behind every one of the mover's
+    yours = next((p for p in range(1, bar) if b[p] < 0), 0)  # the other side's rearmost, in the mover's numbering
+    return bool(yours) and mine > yours
 
 
 def all_home(pos: Position) -> bool:
