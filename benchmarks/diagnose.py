@@ -12,7 +12,8 @@
     all positions and by class (``strength.position_class``: contact, crashed, race; the races
     split into those where both sides are bearing off, which the library values by its bear-off
     database and not by the net, and the others), for gnubg 0-ply, the shipped net and each
-    ``--net`` (the nets' own values everywhere).
+    ``--net``, valued as the library's search values them at 0-ply (``Evaluator.roll_row``: the
+    bear-off database where both sides are bearing off, a net's race net in other races).
 ``race-oracle``
     What exact race values would buy in a match: the net's 0-ply bot against gnubg 0-ply (pairs of
     games with the same dice, as ``strength.py match``), except that when some play of a roll
@@ -42,6 +43,7 @@ from backgammon_lab import find_variant  # noqa: E402
 from backgammon_lab.analysis.bearoff import home_configs  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
+from backgammon_lab.analysis.search import Evaluator  # noqa: E402
 from backgammon_lab.analysis.strategy import contact  # noqa: E402
 from backgammon_lab.position import WHITE, Position  # noqa: E402
 
@@ -82,8 +84,9 @@ def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
     nets: list[tuple[str, Net | None]] = [("shipped net", shipped_net("standard"))]
     nets += [(p, load_net(p)) for p in args.net]
     for name, net in nets:
-        if net is not None:
-            rows[name] = net.evaluate(boards, offs)
+        if net is not None:  # the library's values at 0-ply: the search's (race net, bear-off database)
+            ev = Evaluator(net)
+            rows[name] = np.array([ev.roll_row(p, 0) for p in positions])
     want = _equity(targets)
     out: dict[str, Any] = {"positions": len(boards), "by_class": {c: int(m.sum()) for c, m in parts.items()}}
     for name, r in rows.items():
