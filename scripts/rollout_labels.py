@@ -5,7 +5,7 @@
     python scripts/rollout_labels.py races FIRST_SEED CHUNKS [--size 1000] [--to-end]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
     python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
-    python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10] [--race]
+    python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10] [--loss squared|entropy] [--race]
 
 ``selfplay``: chunk ``s`` is ``rollout_rows(sample_positions("standard", size, NetBot(net), seed=s,
 explore=0.1), NetBot(net), games=36, truncate=7, seed=s, luck=True)``.
@@ -177,7 +177,7 @@ def merge(kind: str, out: str, folder: str, base: str | None = None) -> None:
     print(f"{out}: {len(seeds)} rows ({len(files)} new chunks)")
 
 
-def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False) -> None:
+def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False, loss: str = "squared") -> None:
     """The shipped net fitted to ``labels`` and saved to ``out``; with ``race``, a copy of it fitted
     to race labels becomes the shipped net's race net instead (``Net.with_race``)."""
     from backgammon_lab.analysis.nets import encode
@@ -189,10 +189,10 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False
     x = encode(net.variant, d["boards"], d["offs"], net.encoding)
     t = time.process_time()
     start = net.with_race(None)
-    fitted, before, after = fit(start, x, d["targets"], epochs=epochs, lr=lr, lr_end=lr / 100, seed=1)
+    fitted, before, after = fit(start, x, d["targets"], epochs=epochs, lr=lr, lr_end=lr / 100, seed=1, loss=loss)
     if race:
         fitted.meta["race_fit"] = {"labels": os.path.basename(labels), "positions": len(x), "lr": lr,
-                                   "epochs": epochs, "held_out_before": round(before, 6),
+                                   "epochs": epochs, "loss": loss, "held_out_before": round(before, 6),
                                    "held_out_after": round(after, 6)}
         fitted = net.with_race(fitted)
     fitted.save(out)
@@ -217,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="selfplay, races, candidates: make this many chunks at once, in fresh processes")
     ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="selfplay, races, candidates: spread the chunks over a Dask cluster (tcp://HOST:8786)")
+    ap.add_argument("--loss", choices=("squared", "entropy"), default="squared",
+                    help="fit: squared error (default) or cross-entropy of the outputs")
     ap.add_argument("--race", action="store_true",
                     help="fit: make the fitted copy the shipped net's race net (fit it to races labels)")
     a = ap.parse_args(argv)
@@ -226,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         merge(_name(a.args[0], a.to_end), a.args[1], a.dir, a.base)
         return 0
     if a.kind == "fit":
-        fit_labels(a.args[0], a.args[1], a.lr, a.epochs, a.race)
+        fit_labels(a.args[0], a.args[1], a.lr, a.epochs, a.race, a.loss)
         return 0
     try:
         first, chunks = int(a.args[0]), int(a.args[1])
