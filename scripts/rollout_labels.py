@@ -4,8 +4,9 @@
                                      [--workers N | --scheduler tcp://HOST:8786]
     python scripts/rollout_labels.py races FIRST_SEED CHUNKS [--size 1000] [--to-end]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
+    python scripts/rollout_labels.py race_candidates FIRST_SEED CHUNKS [--size 250] [--top 4] [--to-end]
     python scripts/rollout_labels.py merge KIND OUT.npz [--dir artifacts/labels] [--base FILE]
-    python scripts/rollout_labels.py fit OUT.npz LABELS.npz [--lr 0.0001] [--epochs 10] [--loss squared|entropy] [--race]
+    python scripts/rollout_labels.py fit OUT.npz LABELS.npz[,MORE.npz] [--lr 0.0001] [--epochs 10] [--loss squared|entropy] [--race]
 
 ``selfplay``: chunk ``s`` is ``rollout_rows(sample_positions("standard", size, NetBot(net), seed=s,
 explore=0.1), NetBot(net), games=36, truncate=7, seed=s, luck=True)``.
@@ -17,7 +18,9 @@ explore=0.1), NetBot(net), games=36, truncate=7, seed=s, luck=True)``.
 ``candidates``: chunk ``s`` takes ``size`` positions the same way, rolls each one's dice with
 ``random.Random(s)`` (two ``randint(1, 6)``, in order), and labels the positions after the
 ``top`` best plays by the net at 0-ply (the opponent to roll) the same way; ``group`` holds the
-decision (the index of its position in the chunk) of each row.
+decision (the index of its position in the chunk) of each row. ``race_candidates``: the same for the
+races of a ``races`` chunk of that seed (the positions after the plays that the bear-off database
+values left out): labels that teach a race net the differences between a roll's plays.
 
 Each chunk goes to ``DIR/standard_{kind}_s{seed}.npz`` (``boards``, ``offs``, ``targets`` and for
 candidates ``group``), written whole; a chunk already there is skipped, so a stopped run resumes.
@@ -34,9 +37,10 @@ wherever it is made (its dice come from its seed); the files are written here.
 chunk), the form committed in ``training/labels/``; with ``--base`` the rows of a merged file come
 first and the chunks it already holds are left out, so a committed file grows in place.
 
-``fit``: the shipped net fitted to a merged file's targets (``refine.fit``, squared error, the step
-falling a hundredfold from ``--lr``, a tenth held out, ``seed=1``), saved to OUT.npz; prints the
-held-out error before and after. See docs/nets.md, "Luck taken off the labels". With ``--race``
+``fit``: the shipped net fitted to a merged file's targets (several files joined by commas: all
+their rows) by ``refine.fit`` (squared error, or ``--loss entropy``; the step falling a hundredfold
+from ``--lr``, a tenth held out, ``seed=1``), saved to OUT.npz; prints the held-out error before
+and after. See docs/nets.md, "Luck taken off the labels". With ``--race``
 the fitted copy (of races labels) becomes the shipped net's race net, the net the search values
 races by (``Net.with_race``); OUT.npz is the shipped net with it.
 """
@@ -65,19 +69,20 @@ from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_s
 from backgammon_lab.position import Position, Roll
 
 
-def _candidates(net: Net, seed: int, size: int, top: int) -> tuple[list[Position], list[int]]:
+def _candidates(net: Net, seed: int, size: int, top: int, race: bool = False) -> tuple[list[Position], list[int]]:
     ev = Evaluator(net)
     rng = random.Random(seed)
     after: list[Position] = []
     group: list[int] = []
-    for d, p in enumerate(sample_positions("standard", size, NetBot(net), seed=seed, explore=0.1)):
+    found = races(net, seed, size) if race else sample_positions("standard", size, NetBot(net), seed=seed, explore=0.1)
+    for d, p in enumerate(found):
         st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
         if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2:
             continue
         vals = equity(ev.play_values(st))
         for i in np.argsort(-vals, kind="stable")[:top]:
             nxt = advance(st, MakePlay(st.plays[int(i)]))[0]
-            if nxt.phase is Phase.ROLL and not nxt.position.is_over:
+            if nxt.phase is Phase.ROLL and not nxt.position.is_over and not (race and home_configs(nxt.position) is not None):
                 after.append(nxt.position)
                 group.append(d)
     return after, group
@@ -102,7 +107,7 @@ def chunk(kind: str, s: int, size: int, top: int, to_end: bool) -> dict[str, Any
     elif kind == "races":
         pos = races(net, s, size)
     else:
-        pos, group = _candidates(net, s, size, top)
+        pos, group = _candidates(net, s, size, top, race=kind == "race_candidates")
         extra["group"] = np.array(group, np.int64)
     rows = rollout_rows(pos, NetBot(net), games=36, truncate=None if to_end else 7, seed=s, luck=True)
     return {"boards": np.array([p.board() for p in pos], np.int8),
@@ -185,7 +190,8 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False
 
     net = shipped_net("standard")
     assert net is not None
-    d = np.load(labels)
+    parts = [np.load(f) for f in labels.split(",")]  # several files: their rows, one after another
+    d = {k: np.concatenate([p[k] for p in parts]) for k in ("boards", "offs", "targets")}
     x = encode(net.variant, d["boards"], d["offs"], net.encoding)
     t = time.process_time()
     start = net.with_race(None)
@@ -202,7 +208,7 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kind", choices=("selfplay", "races", "candidates", "merge", "fit"))
+    ap.add_argument("kind", choices=("selfplay", "races", "candidates", "race_candidates", "merge", "fit"))
     ap.add_argument("args", nargs=2, metavar="ARG",
                     help="FIRST_SEED CHUNKS; for merge KIND OUT.npz; for fit OUT.npz LABELS.npz")
     ap.add_argument("--size", type=int, default=None, help="positions a chunk (default 1000; candidates 250)")
@@ -223,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="fit: make the fitted copy the shipped net's race net (fit it to races labels)")
     a = ap.parse_args(argv)
     if a.kind == "merge":
-        if a.args[0] not in ("selfplay", "races", "candidates"):
-            ap.error(f"merge takes the kind selfplay, races or candidates, not {a.args[0]!r}")
+        if a.args[0] not in ("selfplay", "races", "candidates", "race_candidates"):
+            ap.error(f"merge takes the kind selfplay, races, candidates or race_candidates, not {a.args[0]!r}")
         merge(_name(a.args[0], a.to_end), a.args[1], a.dir, a.base)
         return 0
     if a.kind == "fit":
@@ -234,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         first, chunks = int(a.args[0]), int(a.args[1])
     except ValueError:
         ap.error(f"FIRST_SEED and CHUNKS are whole numbers, not {a.args[0]!r} and {a.args[1]!r}")
-    size = a.size or (250 if a.kind == "candidates" else 1000)
+    size = a.size or (250 if a.kind.endswith("candidates") else 1000)
     if a.workers < 1:
         ap.error(f"--workers is a whole number, at least 1, not {a.workers}")
     executor = _executor(a.workers, a.scheduler)

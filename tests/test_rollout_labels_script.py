@@ -104,3 +104,27 @@ def test_race_chunks_hold_races_the_bear_off_database_does_not_value(tmp_path: P
     got = np.load(tmp_path / "standard_races_end_s2.npz")
     assert [tuple(b) for b in got["boards"]] == [p.board() for p in found]
     assert np.array_equal(got["targets"], rollout_rows(found, NetBot(net), games=36, seed=2, luck=True))
+
+
+def test_race_candidates_are_the_plays_of_race_decisions_and_fit_takes_several_files(tmp_path: Path) -> None:
+    """A race_candidates chunk labels the positions after the best plays of the races of a races
+    chunk (none the bear-off database values), grouped by decision; ``fit --race`` reads several
+    label files and makes the fitted copy the shipped net's race net."""
+    from backgammon_lab.analysis.bearoff import home_configs
+    from backgammon_lab.analysis.nets import load_net
+    from backgammon_lab.analysis.strategy import contact
+    from backgammon_lab.position import WHITE, Position
+
+    mod = _script()
+    assert mod.main(["race_candidates", "2", "1", "--size", "8", "--top", "2", "--dir", str(tmp_path)]) == 0
+    got = np.load(tmp_path / "standard_race_candidates_s2.npz")
+    after = [Position.from_board(shipped_net("standard").variant, WHITE, tuple(int(x) for x in b), int(o))
+             for b, o in zip(got["boards"], got["offs"], strict=True)]
+    assert after and all(not contact(p) and home_configs(p) is None for p in after)
+    assert max(np.bincount(got["group"])) <= 2 and len(set(got["group"])) <= len(mod.races(shipped_net("standard"), 2, 8))
+    f = str(tmp_path / "standard_race_candidates_s2.npz")
+    out = tmp_path / "r.npz"
+    assert mod.main(["fit", str(out), f"{f},{f}", "--race", "--epochs", "1", "--loss", "entropy"]) == 0
+    net = load_net(out)
+    assert net.race is not None and net.race.meta["race_fit"]["positions"] == 2 * len(after)
+    assert np.array_equal(net.w1, shipped_net("standard").w1)
