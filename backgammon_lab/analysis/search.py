@@ -121,8 +121,10 @@ class Evaluator:
     of looking the naming of doubles up; ``shortlist`` is how many plays look it up where the search
     chooses a play (None: all of them). ``exact_races=False`` keeps a net's own values in pure
     bear-off races (by default the bear-off database's exact values replace them; the self-play
-    trainer's reference turns this off, as its kernel reads only the net). The net's weights are
-    read when the evaluator is made.
+    trainer's reference turns this off, as its kernel reads only the net). A search from any other
+    race (no contact) is made with the net's race net when it has one (:meth:`Net.with_race
+    <backgammon_lab.analysis.nets.Net.with_race>`). The net's weights are read when the evaluator
+    is made.
     """
 
     def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True,
