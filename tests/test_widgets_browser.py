@@ -432,6 +432,7 @@ def test_fault_long_message_keeps_board_height_and_history_row(lab: JupyterLab, 
     empty_board, empty_history = _box(board), _box(history)
 
     board.locator('circle.checker[data-point="24"]').last.click()
+    expect(board).to_have_attribute("data-selected", "24")  # drawn again with the selection: then click on
     board.locator('rect.point[data-point="23"]').click(force=True)
     expect(message).to_have_text("Played 24/23.")
     game_out.get_by_role("button", name="◀", exact=True).click()
