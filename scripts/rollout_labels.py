@@ -1,6 +1,6 @@
 """Label standard positions by luck-free truncated rollouts of the shipped net's 0-ply bot, in chunks.
 
-    python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--to-end] [--dir artifacts/labels]
+    python scripts/rollout_labels.py selfplay FIRST_SEED CHUNKS [--size 1000] [--to-end] [--ply 1] [--dir artifacts/labels]
                                      [--workers N | --scheduler tcp://HOST:8786]
     python scripts/rollout_labels.py races FIRST_SEED CHUNKS [--size 1000] [--to-end]
     python scripts/rollout_labels.py candidates FIRST_SEED CHUNKS [--size 250] [--top 4]
@@ -27,6 +27,10 @@ candidates ``group``), written whole; a chunk already there is skipped, so a sto
 ``--to-end``: the rollouts are played to the end of the game (``truncate=None``; about 0.9 s a
 position, four times the 7-turn labels), and the chunks are named ``standard_{kind}_end_s{seed}.npz``
 (``merge --to-end`` joins them).
+
+``--ply 1`` (or 2): the rollouts are played by the net's bot looking that many rolls ahead, a
+stronger player than the net at 0-ply whose values it learns; the chunks are named
+``standard_{kind}[_end]_ply1_s{seed}.npz`` (``merge --ply 1`` joins them).
 
 ``--workers N`` makes N chunks at once in fresh processes; ``--scheduler ADDRESS`` sends them to the
 workers of a Dask cluster (``dask scheduler``, then ``dask worker ADDRESS`` on each machine, all with
@@ -62,6 +66,7 @@ import numpy as np
 from backgammon_lab.analysis.bearoff import home_configs
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net, equity, shipped_net
+from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import rollout_rows, sample_positions
 from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.analysis.strategy import contact
@@ -95,7 +100,7 @@ def races(net: Net, seed: int, size: int) -> list[Position]:
     return [p for p in found if not contact(p) and home_configs(p) is None][:size]
 
 
-def chunk(kind: str, s: int, size: int, top: int, to_end: bool) -> dict[str, Any]:
+def chunk(kind: str, s: int, size: int, top: int, to_end: bool, ply: int = 0) -> dict[str, Any]:
     """The columns of chunk ``s`` (``boards``, ``offs``, ``targets``, for candidates ``group``) and
     ``cpu``, the seconds of CPU it took where it ran: the work of one chunk, for any executor."""
     net = shipped_net("standard")
@@ -109,23 +114,24 @@ def chunk(kind: str, s: int, size: int, top: int, to_end: bool) -> dict[str, Any
     else:
         pos, group = _candidates(net, s, size, top, race=kind == "race_candidates")
         extra["group"] = np.array(group, np.int64)
-    rows = rollout_rows(pos, NetBot(net), games=36, truncate=None if to_end else 7, seed=s, luck=True)
+    player = NetBot(net, Options(ply=ply)) if ply else NetBot(net)  # who plays the rollouts
+    rows = rollout_rows(pos, player, games=36, truncate=None if to_end else 7, seed=s, luck=True)
     return {"boards": np.array([p.board() for p in pos], np.int8),
             "offs": np.array([p.opponent_off for p in pos], np.int64), "targets": rows, **extra,
             "cpu": time.process_time() - t}
 
 
 def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str, to_end: bool = False,
-          executor: Executor | None = None) -> None:
+          executor: Executor | None = None, ply: int = 0) -> None:
     """Chunks ``first .. first + chunks - 1`` not yet in ``folder``, made here one after another
     or, with ``executor`` (a process pool, a Dask client's), spread over its workers; each is
     written here whole as it comes back, so a stopped run resumes."""
     os.makedirs(folder, exist_ok=True)
     todo = [s for s in range(first, first + chunks)
-            if not os.path.exists(os.path.join(folder, f"standard_{_name(kind, to_end)}_s{s}.npz"))]
+            if not os.path.exists(os.path.join(folder, f"standard_{_name(kind, to_end, ply)}_s{s}.npz"))]
 
     def write(s: int, cols: dict[str, Any]) -> None:
-        out = os.path.join(folder, f"standard_{_name(kind, to_end)}_s{s}.npz")
+        out = os.path.join(folder, f"standard_{_name(kind, to_end, ply)}_s{s}.npz")
         cpu = cols.pop("cpu")
         tmp = out + ".tmp.npz"
         np.savez(tmp, **cols)
@@ -134,9 +140,9 @@ def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str, 
 
     if executor is None:
         for s in todo:
-            write(s, chunk(kind, s, size, top, to_end))
+            write(s, chunk(kind, s, size, top, to_end, ply))
         return
-    futures = {executor.submit(chunk, kind, s, size, top, to_end): s for s in todo}
+    futures = {executor.submit(chunk, kind, s, size, top, to_end, ply): s for s in todo}
     for f in as_completed(futures):
         write(futures[f], f.result())
 
@@ -155,9 +161,10 @@ def _executor(workers: int, scheduler: str | None) -> Executor | None:
     return None
 
 
-def _name(kind: str, to_end: bool) -> str:
-    """The chunks' name: the kind, ``_end`` for rollouts played to the end."""
-    return f"{kind}_end" if to_end else kind
+def _name(kind: str, to_end: bool, ply: int = 0) -> str:
+    """The chunks' name: the kind, ``_end`` for rollouts played to the end, ``_ply1`` (2) for
+    rollouts played by the net's 1-ply (2-ply) bot."""
+    return kind + ("_end" if to_end else "") + (f"_ply{ply}" if ply else "")
 
 
 def merge(kind: str, out: str, folder: str, base: str | None = None) -> None:
@@ -223,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="selfplay, races, candidates: make this many chunks at once, in fresh processes")
     ap.add_argument("--scheduler", default=None, metavar="ADDRESS",
                     help="selfplay, races, candidates: spread the chunks over a Dask cluster (tcp://HOST:8786)")
+    ap.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                    help="the rollouts are played by the net's bot at this ply (default 0; 1: about 1.2 s a "
+                         "position for 7 turns; chunks named KIND_ply1)")
     ap.add_argument("--loss", choices=("squared", "entropy"), default="squared",
                     help="fit: squared error (default) or cross-entropy of the outputs")
     ap.add_argument("--race", action="store_true",
@@ -231,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.kind == "merge":
         if a.args[0] not in ("selfplay", "races", "candidates", "race_candidates"):
             ap.error(f"merge takes the kind selfplay, races, candidates or race_candidates, not {a.args[0]!r}")
-        merge(_name(a.args[0], a.to_end), a.args[1], a.dir, a.base)
+        merge(_name(a.args[0], a.to_end, a.ply), a.args[1], a.dir, a.base)
         return 0
     if a.kind == "fit":
         fit_labels(a.args[0], a.args[1], a.lr, a.epochs, a.race, a.loss)
@@ -245,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--workers is a whole number, at least 1, not {a.workers}")
     executor = _executor(a.workers, a.scheduler)
     try:
-        label(a.kind, first, chunks, size, a.top, a.dir, a.to_end, executor)
+        label(a.kind, first, chunks, size, a.top, a.dir, a.to_end, executor, a.ply)
     finally:
         if isinstance(executor, ProcessPoolExecutor):
             executor.shutdown(wait=False, cancel_futures=True)

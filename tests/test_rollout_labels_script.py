@@ -128,3 +128,21 @@ def test_race_candidates_are_the_plays_of_race_decisions_and_fit_takes_several_f
     net = load_net(out)
     assert net.race is not None and net.race.meta["race_fit"]["positions"] == 2 * len(after)
     assert np.array_equal(net.w1, shipped_net("standard").w1)
+
+
+def test_ply_1_chunks_are_rollouts_played_by_the_1_ply_bot(tmp_path: Path) -> None:
+    """``--ply 1``: the rollouts are played by the net's 1-ply bot (a stronger player than the one
+    whose values the net holds), in chunks of their own name, merged by ``merge --ply 1``."""
+    from backgammon_lab.analysis.options import Options
+
+    mod = _script()
+    assert mod.main(["selfplay", "4", "1", "--size", "1", "--ply", "1", "--dir", str(tmp_path)]) == 0
+    got = np.load(tmp_path / "standard_selfplay_ply1_s4.npz")
+    net = shipped_net("standard")
+    pos = sample_positions("standard", 1, NetBot(net), seed=4, explore=0.1)
+    want = rollout_rows(pos, NetBot(net, Options(ply=1)), games=36, truncate=7, seed=4, luck=True)
+    assert np.array_equal(got["targets"], want)
+    assert not np.array_equal(want, rollout_rows(pos, NetBot(net), games=36, truncate=7, seed=4, luck=True))
+    out = tmp_path / "m.npz"
+    assert mod.main(["merge", "selfplay", str(out), "--ply", "1", "--dir", str(tmp_path)]) == 0
+    assert np.array_equal(np.load(out)["targets"], want)
