@@ -42,15 +42,10 @@ from strength import CLASSES, Gnubg, GnubgBot, match, position_class  # noqa: E4
 from backgammon_lab import find_variant  # noqa: E402
 from backgammon_lab.analysis.bearoff import home_configs  # noqa: E402
 from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
-from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
+from backgammon_lab.analysis.nets import Net, equity, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.search import Evaluator  # noqa: E402
 from backgammon_lab.analysis.strategy import contact  # noqa: E402
 from backgammon_lab.position import WHITE, Position  # noqa: E402
-
-
-def _equity(rows: np.ndarray) -> np.ndarray:
-    """Cubeless equity of rows of the five outputs (win, wg, wbg, lg, lbg)."""
-    return 2 * rows[:, 0] - 1 + rows[:, 1] - rows[:, 3] + rows[:, 2] - rows[:, 4]
 
 
 def _position(board: Any, opp_off: int) -> Position:
@@ -69,10 +64,9 @@ def board_class(board: Any, opp_off: int) -> str:
 
 
 def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
-    v = find_variant("standard")
     data = np.load(args.labels)
     boards, offs, targets = data["boards"], data["offs"], data["targets"]
-    positions = [Position.from_board(v, WHITE, tuple(int(x) for x in b), int(o)) for b, o in zip(boards, offs, strict=True)]
+    positions = [_position(b, int(o)) for b, o in zip(boards, offs, strict=True)]
     classes = np.array([position_class(p) for p in positions])
     # the races split: both sides bearing off (the bear-off database's, exact in the library's
     # search) and the others (the net's values there)
@@ -87,10 +81,10 @@ def cmd_labels(args: argparse.Namespace) -> dict[str, Any]:
         if net is not None:  # the library's values at 0-ply: the search's (race net, bear-off database)
             ev = Evaluator(net)
             rows[name] = np.array([ev.roll_row(p, 0) for p in positions])
-    want = _equity(targets)
+    want = equity(targets)
     out: dict[str, Any] = {"positions": len(boards), "by_class": {c: int(m.sum()) for c, m in parts.items()}}
     for name, r in rows.items():
-        err = np.abs(_equity(r) - want)
+        err = np.abs(equity(r) - want)
         out[name] = {"all": round(float(err.mean()), 4),
                      **{c: round(float(err[m].mean()), 4) for c, m in parts.items() if m.any()}}
     return out

@@ -127,11 +127,14 @@ def label(kind: str, first: int, chunks: int, size: int, top: int, folder: str, 
     or, with ``executor`` (a process pool, a Dask client's), spread over its workers; each is
     written here whole as it comes back, so a stopped run resumes."""
     os.makedirs(folder, exist_ok=True)
-    todo = [s for s in range(first, first + chunks)
-            if not os.path.exists(os.path.join(folder, f"standard_{_name(kind, to_end, ply)}_s{s}.npz"))]
+
+    def path(s: int) -> str:
+        return os.path.join(folder, f"standard_{_name(kind, to_end, ply)}_s{s}.npz")
+
+    todo = [s for s in range(first, first + chunks) if not os.path.exists(path(s))]
 
     def write(s: int, cols: dict[str, Any]) -> None:
-        out = os.path.join(folder, f"standard_{_name(kind, to_end, ply)}_s{s}.npz")
+        out = path(s)
         cpu = cols.pop("cpu")
         tmp = out + ".tmp.npz"
         np.savez(tmp, **cols)
@@ -208,6 +211,8 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False
                                    "epochs": epochs, "loss": loss, "held_out_before": round(before, 6),
                                    "held_out_after": round(after, 6)}
         fitted = net.with_race(fitted)
+    elif net.race is not None:
+        fitted = fitted.with_race(net.race)  # the net's race net stays its own
     fitted.save(out)
     print(f"{out}: {len(x)} positions, held-out error {before:.5f} -> {after:.5f}, "
           f"{time.process_time() - t:.0f} s CPU")
