@@ -1,8 +1,11 @@
-"""Teach the standard net's 0-ply the *ranking* of its own 2-ply search (an experiment of issue 19).
+"""Teach a net's 0-ply the *ranking* of its own deeper search (an experiment of issue 19).
 
-    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank]
+    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank] [--variant V]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
-    python scripts/rank_labels.py fit OUT.npz LABELS.npz [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V]
+
+The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net labelled
+and fitted is that variant's shipped net.
 
 Fitting a net's values to its deeper search's values (``refine``) left the standard net's play
 where it was: the squared error of the values does not teach how the search *ranks* the plays of a
@@ -13,9 +16,12 @@ roll, which is where 0-ply and 2-ply disagree. This script fits the ranking itse
 with ``random.Random(s)`` (two ``randint(1, 6)``), and ranks its plays by the net's search with the
 move filter ``((8, 0.16), (4, 0.08))`` at 2-ply (``Evaluator.rank_plays``). The plays that reach 2-ply
 (and the 0-ply best, valued at 2-ply when the filter left it out) are the decision's candidates; a
-decision with fewer than two is skipped, and so are races (the bear-off database already plays
-them exactly). Each candidate is stored as the board its opponent then rolls from (``boards``,
-``offs``), with ``group`` (its decision) and ``teacher`` (the mover's cubeless equity at 2-ply).
+decision with fewer than two is skipped, and so are races: in standard every race (the shipped
+net's race net plays them, and the fit does not reach it), in Mexican the races the bear-off database
+values exactly. So is a Mexican 1-2, whose plays are valued through the doubles named next. Each
+candidate is stored as the board of the side that rolls next (``boards``, ``offs``): the opponent,
+or after Mexican doubles the mover itself (``same``), with ``group`` (its decision) and ``teacher``
+(the mover's cubeless equity at the teacher's ply).
 
 ``fit``: the shipped net, fitted by Adam so that within each decision the softmax of its 0-ply
 equities (over ``tau``) follows the softmax of the teacher's (cross-entropy), plus ``anchor`` times
@@ -43,19 +49,29 @@ from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.analysis.strategy import contact
 from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
-from backgammon_lab.position import Roll
+from backgammon_lab.position import Position, Roll
 
 #: The move filter of the teacher: 1-ply for at most 8 plays within 0.16 of the best at 0-ply,
 #: 2-ply (``--ply 2``) for at most 4 within 0.08 of the best at 1-ply.
 TEACHER_FILTERS = ((8, 0.16), (4, 0.08))
-#: What the opponent's equity is, output by output: d equity / d outputs.
-EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+#: What the equity of the side the values are for is, output by output (five outputs with gammons,
+#: one without): d equity / d outputs.
+EQUITY_WEIGHTS = {5: np.array([2.0, 1.0, 1.0, -1.0, -1.0]), 1: np.array([2.0])}
 
 
-def _net() -> Net:
-    net = shipped_net("standard")
+def _net(variant: str = "standard") -> Net:
+    net = shipped_net(variant)
     assert net is not None
     return net
+
+
+def _skip(ev: Evaluator, p: Position) -> bool:
+    """Whether the labels leave the position out: in standard every race (the shipped net's race
+    net plays them, and a fit of the contact net does not reach it); elsewhere only the races that
+    the bear-off database values exactly."""
+    if p.variant.name == "standard":
+        return not contact(p)
+    return ev._race(p) is not None
 
 
 def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.ndarray]:
@@ -66,10 +82,13 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.nd
     offs: list[int] = []
     group: list[int] = []
     teacher: list[float] = []
-    for d, p in enumerate(sample_positions("standard", size, NetBot(net), seed=seed, explore=0.1)):
+    same: list[bool] = []
+    for d, p in enumerate(sample_positions(net.variant, size, NetBot(net), seed=seed, explore=0.1)):
         st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
-        if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2 or not contact(p):
+        if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2 or _skip(ev, p):
             continue
+        if advance(st, MakePlay(st.plays[0]))[0].phase is Phase.NAME:
+            continue  # a Mexican 1-2: the plays are valued through the doubles named next
         ranked = ev.rank_plays(st, ply, TEACHER_FILTERS[:ply])
         deep = {i: r["eq"] for i, r in ranked.items() if r["how"] == f"{ply}-ply"}
         eq0 = {i: float(equity(r["rows"]["0-ply"])) for i, r in ranked.items()}
@@ -84,17 +103,20 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.nd
             if nxt.position.is_over:
                 continue
             b = np.array([play_board(st.plays[i])], dtype=np.int8)
-            sb, so = swap_boards(b, np.array([p.opponent_off]), net.variant)
+            again = nxt.player == st.player  # Mexican doubles: the mover rolls again
+            sb, so = (b, np.array([p.opponent_off])) if again else swap_boards(b, np.array([p.opponent_off]),
+                                                                                 net.variant)
             boards.append(tuple(int(x) for x in sb[0]))
             offs.append(int(so[0]))
             group.append(d)
             teacher.append(deep[i])
+            same.append(again)
     return {"boards": np.array(boards, np.int8).reshape(len(boards), -1), "offs": np.array(offs, np.int64),
-            "group": np.array(group, np.int64), "teacher": np.array(teacher)}
+            "group": np.array(group, np.int64), "teacher": np.array(teacher), "same": np.array(same, bool)}
 
 
-def label(first: int, chunks: int, size: int, folder: str, ply: int = 2) -> None:
-    net = _net()
+def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant: str = "standard") -> None:
+    net = _net(variant)
     os.makedirs(folder, exist_ok=True)
     for s in range(first, first + chunks):
         out = os.path.join(folder, f"rank{ply}_s{s}.npz")
@@ -120,6 +142,7 @@ def merge(out: str, folder: str, ply: int = 2) -> None:
     parts = [dict(np.load(f)) for f in files]
     for f, p in zip(files, parts, strict=True):
         p["seeds"] = np.full(len(p["group"]), seed_of(f), np.int64)
+        p.setdefault("same", np.zeros(len(p["group"]), bool))  # chunks of before the Mexican labels
     cols: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     np.savez_compressed(out, **cols)
     print(f"{out}: {len(cols['group'])} candidates from {len(files)} chunks")
@@ -141,10 +164,17 @@ def _softmax_by(z: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
     return e / tot[ids]
 
 
-def _report(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, decisions: np.ndarray) -> tuple[float, float]:
+def _mover(y: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    """The mover's equity of each candidate from the net's outputs ``y``: ``sign`` is 1 where they
+    are the opponent's (it rolls next), -1 where they are the mover's own (it rolls again)."""
+    return -sign * equity(y)
+
+
+def _report(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, decisions: np.ndarray,
+            sign: np.ndarray) -> tuple[float, float]:
     """Agreement with the teacher's best and the teacher's equity lost, over ``decisions``."""
     rows = np.flatnonzero(np.isin(ids, decisions))
-    e = -equity(net.forward(x[rows])[1])
+    e = _mover(net.forward(x[rows])[1], sign[rows])
     agree = lost = 0.0
     sub = ids[rows]
     for d in decisions:
@@ -157,8 +187,12 @@ def _report(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, decis
 
 
 def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *, tau: float, anchor: float,
-                lr: float, epochs: int, batch: int = 64, seed: int = 1) -> tuple[Net, dict[str, float]]:
-    """A copy of ``net`` fitted to the teacher's ranking (see the module's text)."""
+                lr: float, epochs: int, batch: int = 64, seed: int = 1, sign: np.ndarray | None = None
+                ) -> tuple[Net, dict[str, float]]:
+    """A copy of ``net`` fitted to the teacher's ranking (see the module's text); ``sign`` as in
+    :func:`_mover` (default: the opponent rolls next after every candidate)."""
+    sign = np.ones(len(ids)) if sign is None else sign
+    weights = EQUITY_WEIGHTS[net.w2.shape[0]]
     n_dec = int(ids.max()) + 1
     rng = np.random.default_rng(seed)
     order = rng.permutation(n_dec)
@@ -168,9 +202,9 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
     q_all = _softmax_by(teacher / tau, ids, n_dec)
     assert net.wh is None and np.all(np.diff(ids) >= 0), "one hidden layer; rows sorted by decision"
     starts = np.searchsorted(ids, np.arange(n_dec + 1))
-    before = _report(out, x, ids, teacher, hold)
+    before = _report(out, x, ids, teacher, hold, sign)
     some = np.sort(train[: len(hold)])  # as many training decisions, to see the fit where it learnt
-    before_train = _report(out, x, ids, teacher, some)
+    before_train = _report(out, x, ids, teacher, some, sign)
     w = [out.w1, out.b1, out.w2, out.b2]
     m = [np.zeros_like(a) for a in w]
     v = [np.zeros_like(a) for a in w]
@@ -185,33 +219,35 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             xb = x[rows]
             h = _sigmoid(xb @ out.w1.T + out.b1)
             y = _sigmoid(h @ out.w2.T + out.b2)
-            e_mover = -(y @ EQUITY_WEIGHTS - 1.0)
+            e_mover = _mover(y, sign[rows])
             p = _softmax_by(e_mover / tau, local, len(decs))
             de = (p - q_all[rows]) / tau / len(decs)  # d loss / d mover's equity
-            dy = -de[:, None] * EQUITY_WEIGHTS[None, :] + anchor * (y - y0[rows]) / len(rows)
+            dy = -(de * sign[rows])[:, None] * weights[None, :] + anchor * (y - y0[rows]) / len(rows)
             dz2 = dy * y * (1.0 - y)
             dzh = (dz2 @ out.w2) * h * (1.0 - h)
             grads = (dzh.T @ xb, dzh.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))
             step += 1
             rate = lr * 0.5 * (1.0 + np.cos(np.pi * step / total)) + lr / 100
             adam_step(w, grads, m, v, step, rate)
-    after = _report(out, x, ids, teacher, hold)
-    after_train = _report(out, x, ids, teacher, some)
+    after = _report(out, x, ids, teacher, hold, sign)
+    after_train = _report(out, x, ids, teacher, some, sign)
     drift = float(np.abs(out.forward(x)[1] - y0).mean())
     return out, {"decisions": n_dec, "held_out": len(hold), "agree_before": before[0], "agree_after": after[0],
                  "lost_before": before[1], "lost_after": after[1], "output_drift": drift,
                  "train_lost_before": before_train[1], "train_lost_after": after_train[1]}
 
 
-def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int) -> None:
-    net = _net()
+def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int, variant: str = "standard"
+        ) -> None:
+    net = _net(variant)
     d = np.load(labels)
+    same = d["same"] if "same" in d.files else np.zeros(len(d["group"]), bool)
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
     x = encode(net.variant, d["boards"][order], d["offs"][order], net.encoding)
     t = time.process_time()
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
-                                epochs=epochs)
+                                epochs=epochs, sign=np.where(same[order], -1.0, 1.0))
     fitted.meta["rank_fit"] = {"labels": os.path.basename(labels), "tau": tau, "anchor": anchor, "lr": lr,
                                "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
     fitted.save(out)
@@ -229,14 +265,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--anchor", type=float, default=1.0)
     ap.add_argument("--lr", type=float, default=0.0001)
     ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--variant", choices=("standard", "mexican"), default="standard")
     a = ap.parse_args(argv)
     try:
         if a.kind == "label":
-            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply)
+            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant)
         elif a.kind == "merge":
             merge(a.args[0], a.dir, a.ply)
         else:
-            fit(a.args[0], a.args[1], a.tau, a.anchor, a.lr, a.epochs)
+            fit(a.args[0], a.args[1], a.tau, a.anchor, a.lr, a.epochs, a.variant)
     except (ValueError, OSError) as e:
         print(f"rank_labels: {e}", file=sys.stderr)
         return 2

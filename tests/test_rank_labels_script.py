@@ -74,3 +74,36 @@ def test_the_ranking_fit_learns_the_teachers_order() -> None:
     assert np.array_equal(net.w1, w1)
     assert stats["train_lost_after"] < stats["train_lost_before"]
     assert stats["train_lost_after"] < 0.2 * stats["train_lost_before"]
+
+
+def test_mexican_labels_value_each_candidate_for_the_side_that_rolls_next(tmp_path: Path) -> None:
+    """In Mexican a candidate after doubles is the mover's own board (it rolls again, ``same``):
+    the net's 0-ply there, signed by who rolls, is the play's 0-ply value. No decision is a 1-2
+    (its plays are valued through the doubles named next) and the fit reads the signs."""
+    mod = _script()
+    assert mod.main(["label", "3", "1", "--size", "60", "--ply", "1", "--dir", str(tmp_path),
+                     "--variant", "mexican"]) == 0
+    got = np.load(tmp_path / "rank1_s3.npz")
+    assert got["same"].any() and not got["same"].all()
+    net = shipped_net("mexican")
+    zero = mod._mover(net.evaluate(got["boards"], got["offs"]), np.where(got["same"], -1.0, 1.0))
+    rng = random.Random(3)
+    ev = Evaluator(net)
+    seen = 0
+    for d, p in enumerate(sample_positions("mexican", 60, NetBot(net), seed=3, explore=0.1)):
+        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
+        rows = np.flatnonzero(got["group"] == d)
+        if not len(rows):
+            continue
+        seen += 1
+        assert sorted(st.roll.dice) != [1, 2]
+        zeros = {round(float(equity(r)), 9) for r in ev.play_values(st)}
+        assert {round(float(z), 9) for z in zero[rows]} <= zeros
+        assert bool(got["same"][rows[0]]) == (st.roll.dice[0] == st.roll.dice[1])
+    assert seen == len(np.unique(got["group"]))
+    ids = mod._decisions(np.zeros(len(got["group"]), np.int64), got["group"])
+    x = encode(net.variant, got["boards"], got["offs"], net.encoding)
+    sign = np.where(got["same"], -1.0, 1.0)
+    some = np.unique(ids)
+    agree, lost = mod._report(net, x, ids, got["teacher"], some, sign)
+    assert 0.0 <= lost and 0.5 < agree <= 1.0
