@@ -196,7 +196,8 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
     n_dec = int(ids.max()) + 1
     rng = np.random.default_rng(seed)
     order = rng.permutation(n_dec)
-    hold, train = np.sort(order[: n_dec // 10]), order[n_dec // 10:]
+    k = max(1, n_dec // 10)  # at least one decision held out
+    hold, train = np.sort(order[:k]), order[k:]
     out = net.copy()
     y0 = net.forward(x)[1]
     q_all = _softmax_by(teacher / tau, ids, n_dec)
@@ -250,6 +251,9 @@ def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int
                                 epochs=epochs, sign=np.where(same[order], -1.0, 1.0))
     fitted.meta["rank_fit"] = {"labels": os.path.basename(labels), "tau": tau, "anchor": anchor, "lr": lr,
                                "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
+    # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
+    before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
+    fitted.meta["rank_fits"] = [*before, fitted.meta["rank_fit"]]
     fitted.save(out)
     print(out, {k: round(v, 5) for k, v in stats.items()}, f"{time.process_time() - t:.0f} s CPU")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from backgammon_lab.analysis.netbot import NetBot
-from backgammon_lab.analysis.nets import Net, encode, equity, shipped_net
+from backgammon_lab.analysis.nets import Net, encode, equity, load_net, shipped_net
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.engine import MakePlay, RollDice, advance, position_state
@@ -55,6 +55,12 @@ def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_p
     assert (tmp_path / "rank1_s7.npz").stat().st_mtime_ns == before
     assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "1", "--dir", str(tmp_path)]) == 0
     assert set(np.load(tmp_path / "m.npz")["seeds"]) == {7}
+    # a fit of the shipped net keeps the record of every fit before it
+    assert mod.main(["fit", str(tmp_path / "f.npz"), str(tmp_path / "m.npz"), "--epochs", "1"]) == 0
+    fitted = load_net(tmp_path / "f.npz")
+    before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
+    assert fitted.meta["rank_fits"] == [*before, fitted.meta["rank_fit"]]
+    assert fitted.meta["rank_fit"]["labels"] == "m.npz" and fitted.meta["rank_fit"]["epochs"] == 1
 
 
 def test_the_ranking_fit_learns_the_teachers_order() -> None:
