@@ -2,10 +2,10 @@
 
     python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank] [--variant V]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
-    python scripts/rank_labels.py fit OUT.npz LABELS.npz [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
 
 The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net labelled
-and fitted is that variant's shipped net.
+and fitted is that variant's shipped net (``fit --net NET``: that net file instead).
 
 Fitting a net's values to its deeper search's values (``refine``) left the standard net's play
 where it was: the squared error of the values does not teach how the search *ranks* the plays of a
@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from backgammon_lab.analysis.netbot import NetBot
-from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, play_board, shipped_net, swap_boards
+from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, load_net, play_board, shipped_net, swap_boards
 from backgammon_lab.analysis.refine import adam_step
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator
@@ -238,9 +238,9 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
                  "train_lost_before": before_train[1], "train_lost_after": after_train[1]}
 
 
-def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int, variant: str = "standard"
-        ) -> None:
-    net = _net(variant)
+def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int, variant: str = "standard",
+        start: str | None = None) -> None:
+    net = load_net(start) if start else _net(variant)
     d = np.load(labels)
     same = d["same"] if "same" in d.files else np.zeros(len(d["group"]), bool)
     ids = _decisions(d["seeds"], d["group"])
@@ -270,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=0.0001)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variant", choices=("standard", "mexican"), default="standard")
+    ap.add_argument("--net", help="fit this net file instead of the variant's shipped net")
     a = ap.parse_args(argv)
     try:
         if a.kind == "label":
@@ -277,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         elif a.kind == "merge":
             merge(a.args[0], a.dir, a.ply)
         else:
-            fit(a.args[0], a.args[1], a.tau, a.anchor, a.lr, a.epochs, a.variant)
+            fit(a.args[0], a.args[1], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net)
     except (ValueError, OSError) as e:
         print(f"rank_labels: {e}", file=sys.stderr)
         return 2

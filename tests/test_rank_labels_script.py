@@ -61,6 +61,11 @@ def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_p
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
     assert fitted.meta["rank_fits"] == [*before, fitted.meta["rank_fit"]]
     assert fitted.meta["rank_fit"]["labels"] == "m.npz" and fitted.meta["rank_fit"]["epochs"] == 1
+    # --net fits a given net file: here the fitted one again, whose record grows by one
+    assert mod.main(["fit", str(tmp_path / "g.npz"), str(tmp_path / "m.npz"), "--epochs", "1",
+                     "--net", str(tmp_path / "f.npz")]) == 0
+    assert load_net(tmp_path / "g.npz").meta["rank_fits"] == [*fitted.meta["rank_fits"],
+                                                              load_net(tmp_path / "g.npz").meta["rank_fit"]]
 
 
 def test_the_ranking_fit_learns_the_teachers_order() -> None:
