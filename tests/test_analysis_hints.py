@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -125,12 +126,27 @@ def test_1_ply_is_the_average_over_21_rolls_of_the_best_reply(std_net) -> None:
 
 def test_2_ply_goes_deeper_on_the_best_plays_only(std_net) -> None:
     pos = Position.start("standard")
-    h = hint(pos, (2, 1), Options(ply=2, evaluator=std_net))
+    h = hint(pos, (2, 1), Options(ply=2, evaluator=std_net, filters=((8, 0.16), (2, 0.04))))
     hows = [rp.how for rp in h.plays]
-    assert 1 <= hows.count("2-ply") <= FILTERS[1][0] and hows.count("1-ply") >= 1
+    assert 1 <= hows.count("2-ply") <= 2 and hows.count("1-ply") >= 1
     assert hows == sorted(hows, key=lambda s: -int(s[0]))
     assert h.best.how == "2-ply" and "net, 2-ply" in str(h)
-    assert h.to_json() == hint(pos, (2, 1), Options(ply=2, evaluator=std_net)).to_json()
+    assert h.to_json() == hint(pos, (2, 1), Options(ply=2, evaluator=std_net, filters=((8, 0.16), (2, 0.04)))).to_json()
+
+
+def test_the_default_filter_is_gnubgs_normal_one_for_two_rolls(std_net) -> None:
+    """gnubg's MOVEFILTER_NORMAL for a 2-ply search: up to 8 plays within 0.16 of the best at 0-ply,
+    then no filter at 1-ply, so every one of them is valued at 2-ply."""
+    assert FILTERS == ((8, 0.16), (8, math.inf))
+    pos = Position.from_string(MID)
+    two = hint(pos, (3, 1), Options(ply=2, evaluator=std_net))
+    one = hint(pos, (3, 1), Options(ply=1, evaluator=std_net))
+    deep2 = {rp.text for rp in two.plays if rp.how == "2-ply"}
+    assert deep2 == {rp.text for rp in one.plays if rp.how == "1-ply"} and len(deep2) >= 3
+    assert not any(rp.how == "1-ply" for rp in two.plays)
+    assert Options(filters=((4, math.inf),)).filters == ((4, math.inf),)
+    with pytest.raises(AnalysisError, match="filters: .*not nan"):
+        Options(filters=((4, math.nan),))
 
 
 def test_mexican_chain_keeps_the_players_point_of_view(mex_net) -> None:

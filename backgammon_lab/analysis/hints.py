@@ -20,9 +20,9 @@ Plies (the net's look-ahead)
     :mod:`backgammon_lab.analysis.search` (:class:`~backgammon_lab.analysis.search.Evaluator`,
     computed in the compiled kernel); deeper plies are spent only on the plays that pass GNU
     Backgammon's "normal" move filter (:data:`~backgammon_lab.analysis.options.FILTERS`, the
-    options' ``filters``): 1-ply for the best 8 plays of 0-ply within 0.16 equity of the best, 2-ply for
-    the best 2 of those within 0.04 at 1-ply. The others keep the value of the deepest ply they
-    reached, shown in the table.
+    options' ``filters``): the best 8 plays of 0-ply within 0.16 equity of the best are valued at
+    1-ply and then all of them at 2-ply. The others keep the value of the deepest ply they reached,
+    shown in the table.
 
 Winning chances and equities are for the player who makes the decision. Equity is cubeless, in
 points a game: ``2 win - 1`` plus gammons and backgammons in standard backgammon (the net's five

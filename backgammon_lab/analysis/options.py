@@ -31,9 +31,11 @@ from .bots import Bot
 
 __all__ = ["Options", "as_options", "FILTERS", "DEFAULT_PLY", "VARIANT_PLY", "check_ply"]
 
-#: GNU Backgammon's "normal" move filter: 1-ply for at most 8 plays within 0.16 equity of the best
-#: at 0-ply, 2-ply for at most 2 plays within 0.04 of the best at 1-ply.
-FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
+#: GNU Backgammon's "normal" move filter for a search two rolls deep (``MOVEFILTER_NORMAL``, its
+#: second row): at most 8 plays within 0.16 equity of the best at 0-ply go deeper, and all of them
+#: are valued at 2-ply (gnubg skips 1-ply there; here their 1-ply values are computed on the way
+#: and only shown). Its 0.04 step belongs to a 3-ply search.
+FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (8, math.inf))
 
 #: The look-ahead of a hint, the tutor and game analysis when the options give none: 2 rolls, with
 #: GNU Backgammon's move filter (about 60-100 ms a standard play; docs/analysis.md gives the
@@ -42,7 +44,8 @@ FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (2, 0.04))
 DEFAULT_PLY = 2
 
 #: The default look-ahead where :data:`DEFAULT_PLY` costs too much: Mexican Backgammon's chains and
-#: naming make 2-ply about 300 ms a play and 4 s an opening choice, 1-ply 30 and 160 ms.
+#: naming make 2-ply about 350 ms an ordinary play (gnubg's filter) and 4 s an opening choice, 1-ply
+#: 30 and 160 ms.
 VARIANT_PLY: dict[str, int] = {"mexican": 1}
 
 #: The evaluator choices given by name.
@@ -83,9 +86,9 @@ def _filters(value: Any) -> tuple[tuple[int, float], ...]:
             raise AnalysisError(f"filters: each filter is a pair (plays, equity), not {pair!r:.200}")
         count = _whole(pair[0], "filters: plays", 1)
         within = pair[1]
-        if isinstance(within, bool) or not isinstance(within, (int, float)) or not math.isfinite(within) \
-                or within < 0:
-            raise AnalysisError(f"filters: the equity of a filter is a number, at least 0, not {within!r:.200}")
+        if isinstance(within, bool) or not isinstance(within, (int, float)) or math.isnan(within) or within < 0:
+            raise AnalysisError(f"filters: the equity of a filter is a number, at least 0 (math.inf: no limit), "
+                                f"not {within!r:.200}")
         out.append((count, float(within)))
     return tuple(out)
 
@@ -110,8 +113,8 @@ class Options:
     * ``ply``: the net's look-ahead in rolls, 0 to 2; ``None`` (the default): :data:`DEFAULT_PLY`
       (2), or the variant's own in :data:`VARIANT_PLY` (Mexican: 1); see :meth:`ply_for`.
     * ``filters``: the move filter of each deeper ply, pairs (at most this many plays, within this
-      equity of the best at the ply before); default GNU Backgammon's :data:`FILTERS`; ``()``: no
-      filter, every play goes as deep as ``ply``. The first filter also chooses the plays a hint
+      equity of the best at the ply before; ``math.inf``: any equity); default GNU Backgammon's
+      :data:`FILTERS`; ``()``: no filter, every play goes as deep as ``ply``. The first filter also chooses the plays a hint
       rolls out.
 
     Rollouts (off unless ``games`` is given):

@@ -172,7 +172,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
                  f"`{_solve_command(pos)}` computes the exact values once (about 20 seconds) and caches them")
     if table is not None and games:
         note("the solved table's values are exact, so no rollout is needed and none is made")
-    filters = ((args.candidates, FILTERS[0][1]), *FILTERS[1:]) if args.candidates else FILTERS
+    filters = tuple((args.candidates, within) for _count, within in FILTERS) if args.candidates else FILTERS
     options = Options(ply=args.ply, filters=filters, evaluator=table if table is not None else "net",
                       games=games or None, truncate=args.truncate, luck=args.luck, seed=args.seed,
                       bot=_bot(args.bot) if args.bot is not None else None, workers=args.workers,
