@@ -3,6 +3,7 @@
     python benchmarks/diagnose.py labels [--net PATH ...] [--labels training/labels/standard_selfplay_end.npz]
     python benchmarks/diagnose.py race-oracle --values gnubg|net [--classes race] [--net PATH] [--games 10000]
                                   [--first-pair 3000]
+    python benchmarks/diagnose.py teacher [--net PATH] [--positions 400] [--seed 0] [--deep 3] [--window 0.04]
 
 ``labels``
     How far each evaluator's cubeless equity of a position (the side to act on roll) lies from
@@ -22,6 +23,16 @@
     and the others by our net; ``net`` values them all by our net (the control, on the same dice).
     The difference of the two is what a race evaluator as good as gnubg's would gain.
     ``--classes race,crashed`` (any of contact, crashed, race) asks the same of other classes.
+
+``teacher``
+    Whether a 3-ply search ranks the plays better than the 2-ply search that teaches the net
+    (``scripts/rank_labels.py``): on the contact positions among ``judge``'s (``strength.py``,
+    gnubg 0-ply self-play, the same seed), the 2-ply teacher's choice (``rank_plays`` with the
+    teacher's filter), and the 3-ply choice: the 2-ply candidates within ``--window`` of the best
+    at 2-ply (at most ``--deep``) valued at 3-ply (the opponent's ``roll_row`` at 3: three rolls,
+    the choices inside at 0-ply). Each choice is judged by gnubg 2-ply over every play (agreement,
+    equity lost) and, where the two choices differ, by gnubg 3-ply (which of the two it prefers,
+    and by how much on average).
 
 gnubg is a yardstick here only, never a part of the library (the brief's rule for peers).
 """
@@ -137,6 +148,69 @@ def cmd_race_oracle(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
+    import time
+
+    from strength import _roll_state_play, gnubg_positions
+
+    from backgammon_lab.engine import MakePlay, Phase, advance
+    from backgammon_lab.rules import legal_boards
+
+    sys.path.insert(0, str(Path(__file__).parent.parent / "scripts"))
+    from rank_labels import TEACHER_FILTERS
+
+    net = load_net(args.net) if args.net else shipped_net("standard")
+    assert net is not None
+    ev = Evaluator(net)
+    g2, g3 = Gnubg(2), Gnubg(3)
+    stats: dict[str, list[float]] = {"agree2": [], "agree3": [], "lost2": [], "lost3": []}
+    differ: list[float] = []  # gnubg 3-ply: the 3-ply choice's equity less the 2-ply choice's
+    cpu3: list[float] = []
+    for pos, dice in gnubg_positions(args.positions, args.seed):
+        if not contact(pos):
+            continue
+        st = _roll_state_play(pos, dice)
+        boards = [play_board(p) for p in st.plays]
+        assert sorted(boards) == sorted(legal_boards(pos, dice))
+        opp = pos.off[1 if pos.turn == WHITE else 0]
+        ranked = ev.rank_plays(st, 2, TEACHER_FILTERS)
+        two = {i: r["eq"] for i, r in ranked.items() if r["how"] == "2-ply"}
+        pick2 = max(two, key=lambda i: (two[i], -i))
+        t0 = time.process_time()
+        cands = sorted((i for i in two if two[i] >= two[pick2] - args.window), key=lambda i: (-two[i], i))
+        three = {}
+        for i in cands[: args.deep]:
+            nxt = advance(st, MakePlay(st.plays[i]))[0]
+            if nxt.phase is Phase.OVER:
+                three[i] = float(equity(ev.after_value(st, MakePlay(st.plays[i]), 0)))
+            else:
+                three[i] = -float(equity(ev.roll_row(nxt.position, 3)))
+        pick3 = max(three, key=lambda i: (three[i], -i))
+        cpu3.append(time.process_time() - t0)
+        truth = np.array([g2.after_play(b, opp) for b in boards])
+        for k, pick in (("2", pick2), ("3", pick3)):
+            stats["agree" + k].append(float(truth[pick] >= truth.max() - 1e-9))
+            stats["lost" + k].append(float(truth.max() - truth[pick]))
+        if pick3 != pick2:
+            differ.append(g3.after_play(boards[pick3], opp) - g3.after_play(boards[pick2], opp))
+    n = len(stats["agree2"])
+    d = np.array(differ)
+    lost = np.array(stats["lost3"]) - np.array(stats["lost2"])
+    return {
+        "contact_positions": n, "judge": "gnubg 2-ply over every play; gnubg 3-ply where the choices differ",
+        "teacher 2-ply": {"agrees": float(np.mean(stats["agree2"])), "equity_lost": float(np.mean(stats["lost2"]))},
+        "3-ply": {"agrees": float(np.mean(stats["agree3"])), "equity_lost": float(np.mean(stats["lost3"])),
+                  "cpu_s_per_decision": float(np.mean(cpu3))},
+        "3-ply less 2-ply, gnubg 2-ply's equity lost": {"mean": float(lost.mean()),
+                                                        "se": float(lost.std(ddof=1) / np.sqrt(n)) if n > 1 else None},
+        "choices_differ": len(differ),
+        "gnubg 3-ply, the 3-ply choice less the 2-ply choice": {
+            "mean": float(d.mean()) if len(d) else None,
+            "se": float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else None,
+            "3-ply better": int((d > 1e-9).sum()), "2-ply better": int((d < -1e-9).sum())},
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -149,8 +223,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--net")
     p.add_argument("--games", type=int, default=10000)
     p.add_argument("--first-pair", type=int, default=3000)
+    p = sub.add_parser("teacher")
+    p.add_argument("--net")
+    p.add_argument("--positions", type=int, default=400)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--deep", type=int, default=3, help="at most this many 2-ply candidates go to 3-ply")
+    p.add_argument("--window", type=float, default=0.04, help="within this equity of the best at 2-ply")
     args = ap.parse_args(argv)
-    out = cmd_labels(args) if args.cmd == "labels" else cmd_race_oracle(args)
+    cmds = {"labels": cmd_labels, "race-oracle": cmd_race_oracle, "teacher": cmd_teacher}
+    out = cmds[args.cmd](args)
     print(json.dumps(out, indent=2))
     return 0
 
