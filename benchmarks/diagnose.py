@@ -4,6 +4,7 @@
     python benchmarks/diagnose.py race-oracle --values gnubg|net [--classes race] [--net PATH] [--games 10000]
                                   [--first-pair 3000]
     python benchmarks/diagnose.py teacher [--net PATH] [--positions 400] [--seed 0] [--deep 3] [--window 0.04]
+                                  [--rollout GAMES --truncate TURNS]
 
 ``labels``
     How far each evaluator's cubeless equity of a position (the side to act on roll) lies from
@@ -30,7 +31,9 @@
     gnubg 0-ply self-play, the same seed), the 2-ply teacher's choice (``rank_plays`` with the
     teacher's filter), and the 3-ply choice: the 2-ply candidates within ``--window`` of the best
     at 2-ply (at most ``--deep``) valued at 3-ply (the opponent's ``roll_row`` at 3: three rolls,
-    the choices inside at 0-ply). Each choice is judged by gnubg 2-ply over every play (agreement,
+    the choices inside at 0-ply); with ``--rollout GAMES``, valued instead by a rollout of GAMES
+    games played by the net's 0-ply bot, each roll's luck taken off, cut after ``--truncate``
+    turns (the same dice for every candidate). Each choice is judged by gnubg 2-ply over every play (agreement,
     equity lost) and, where the two choices differ, by gnubg 3-ply (which of the two it prefers,
     and by how much on average).
 
@@ -163,6 +166,12 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
     assert net is not None
     ev = Evaluator(net)
     g2, g3 = Gnubg(2), Gnubg(3)
+    from backgammon_lab.analysis.options import Options
+    from backgammon_lab.analysis.rollout import rollout
+
+    roll_opts = Options(games=args.rollout or 1, truncate=args.truncate, luck=True, bot=NetBot(net), evaluator=net,
+                        seed=args.seed)
+    deep_name = f"rollout {args.rollout} games, {args.truncate} turns" if args.rollout else "3-ply"
     stats: dict[str, list[float]] = {"agree2": [], "agree3": [], "lost2": [], "lost3": []}
     differ: list[float] = []  # gnubg 3-ply: the 3-ply choice's equity less the 2-ply choice's
     cpu3: list[float] = []
@@ -183,6 +192,8 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
             nxt = advance(st, MakePlay(st.plays[i]))[0]
             if nxt.phase is Phase.OVER:
                 three[i] = float(equity(ev.after_value(st, MakePlay(st.plays[i]), 0)))
+            elif args.rollout:
+                three[i] = -rollout(nxt.position, roll_opts).points
             else:
                 three[i] = -float(equity(ev.roll_row(nxt.position, 3)))
         pick3 = max(three, key=lambda i: (three[i], -i))
@@ -199,15 +210,15 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "contact_positions": n, "judge": "gnubg 2-ply over every play; gnubg 3-ply where the choices differ",
         "teacher 2-ply": {"agrees": float(np.mean(stats["agree2"])), "equity_lost": float(np.mean(stats["lost2"]))},
-        "3-ply": {"agrees": float(np.mean(stats["agree3"])), "equity_lost": float(np.mean(stats["lost3"])),
-                  "cpu_s_per_decision": float(np.mean(cpu3))},
-        "3-ply less 2-ply, gnubg 2-ply's equity lost": {"mean": float(lost.mean()),
+        deep_name: {"agrees": float(np.mean(stats["agree3"])), "equity_lost": float(np.mean(stats["lost3"])),
+                    "cpu_s_per_decision": float(np.mean(cpu3))},
+        "the deep choice less the 2-ply teacher's, gnubg 2-ply's equity lost": {"mean": float(lost.mean()),
                                                         "se": float(lost.std(ddof=1) / np.sqrt(n)) if n > 1 else None},
         "choices_differ": len(differ),
-        "gnubg 3-ply, the 3-ply choice less the 2-ply choice": {
+        "gnubg 3-ply, the deep choice less the 2-ply choice": {
             "mean": float(d.mean()) if len(d) else None,
             "se": float(d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else None,
-            "3-ply better": int((d > 1e-9).sum()), "2-ply better": int((d < -1e-9).sum())},
+            "deep better": int((d > 1e-9).sum()), "2-ply better": int((d < -1e-9).sum())},
     }
 
 
@@ -229,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--deep", type=int, default=3, help="at most this many 2-ply candidates go to 3-ply")
     p.add_argument("--window", type=float, default=0.04, help="within this equity of the best at 2-ply")
+    p.add_argument("--rollout", type=int, default=0, metavar="GAMES", help="value the candidates by rollouts")
+    p.add_argument("--truncate", type=int, default=None, metavar="TURNS", help="cut the rollouts' games")
     args = ap.parse_args(argv)
     cmds = {"labels": cmd_labels, "race-oracle": cmd_race_oracle, "teacher": cmd_teacher}
     out = cmds[args.cmd](args)
