@@ -171,7 +171,8 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
 
     roll_opts = Options(games=args.rollout or 1, truncate=args.truncate, luck=True, bot=NetBot(net), evaluator=net,
                         seed=args.seed)
-    deep_name = f"rollout {args.rollout} games, {args.truncate} turns" if args.rollout else "3-ply"
+    cut = f"{args.truncate} turns" if args.truncate else "to the end"
+    deep_name = f"rollout {args.rollout} games, {cut}" if args.rollout else "3-ply"
     stats: dict[str, list[float]] = {"agree2": [], "agree3": [], "lost2": [], "lost3": []}
     differ: list[float] = []  # gnubg 3-ply: the 3-ply choice's equity less the 2-ply choice's
     cpu3: list[float] = []
