@@ -33,7 +33,9 @@
 ``judge``
     200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
-    and the mean equity lost per decision; HeuristicBot and gnubg 0-ply for scale.
+    and the mean equity lost per decision; HeuristicBot and gnubg 0-ply for scale. ``--raw FILE``
+    writes each decision's equity lost by each player (JSON lines), so that two runs on the same
+    positions can be compared decision by decision.
 ``speed``
     Net evaluations per second of CPU (batches of one roll's candidates, and the public calls one
     position at a time: ``Net.evaluate`` of one board, ``Net.evaluate_position``) vs gnubg 0-ply
@@ -445,6 +447,10 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
         for name, i in picks.items():
             rows[name].append((bool(truth[i] >= best - 1e-9), best - float(truth[i])))
     out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)"}
+    if args.raw:  # one line a decision: its class and each player's equity lost, to pair runs later
+        with open(args.raw, "w") as f:
+            for k, cls in enumerate(classes):
+                f.write(json.dumps({"decision": k, "class": cls, **{n: r[k][1] for n, r in rows.items()}}) + "\n")
     for name, r in rows.items():
         out[name] = {"top_play_agrees": float(np.mean([a for a, _ in r])),
                      "equity_lost_per_decision": float(np.mean([e for _, e in r]))}
@@ -634,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     j.add_argument("--positions", type=int, default=200)
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--ply", type=int, default=0, choices=(0, 1, 2), help="also judge the net's plays at this ply")
+    j.add_argument("--raw", help="write each decision's equity lost by each player to this file (JSON lines)")
     j.add_argument("--filters", type=json.loads, default=None,
                    help="the move filters of --ply as JSON pairs [[plays, equity], ...] (default: the library's)")
     j.set_defaults(func=cmd_judge)
