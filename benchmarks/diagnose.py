@@ -156,6 +156,8 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
 
     from strength import _roll_state_play, gnubg_positions
 
+    from backgammon_lab.analysis.options import Options
+    from backgammon_lab.analysis.rollout import rollout
     from backgammon_lab.engine import MakePlay, Phase, advance
     from backgammon_lab.rules import legal_boards
 
@@ -166,15 +168,12 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
     assert net is not None
     ev = Evaluator(net)
     g2, g3 = Gnubg(2), Gnubg(3)
-    from backgammon_lab.analysis.options import Options
-    from backgammon_lab.analysis.rollout import rollout
-
     roll_opts = Options(games=args.rollout or 1, truncate=args.truncate, luck=True, bot=NetBot(net), evaluator=net,
                         seed=args.seed)
     cut = f"{args.truncate} turns" if args.truncate else "to the end"
     deep_name = f"rollout {args.rollout} games, {cut}" if args.rollout else "3-ply"
     stats: dict[str, list[float]] = {"agree2": [], "agree3": [], "lost2": [], "lost3": []}
-    differ: list[float] = []  # gnubg 3-ply: the 3-ply choice's equity less the 2-ply choice's
+    differ: list[float] = []  # gnubg 3-ply: the deep choice's equity less the 2-ply choice's
     cpu3: list[float] = []
     for pos, dice in gnubg_positions(args.positions, args.seed):
         if not contact(pos):

@@ -114,8 +114,8 @@ class Options:
       (2), or the variant's own in :data:`VARIANT_PLY` (Mexican: 1); see :meth:`ply_for`.
     * ``filters``: the move filter of each deeper ply, pairs (at most this many plays, within this
       equity of the best at the ply before; ``math.inf``: any equity); default GNU Backgammon's
-      :data:`FILTERS`; ``()``: no filter, every play goes as deep as ``ply``. The first filter also chooses the plays a hint
-      rolls out.
+      :data:`FILTERS`; ``()``: no filter, every play goes as deep as ``ply``. The first filter also
+      chooses the plays a hint rolls out.
 
     Rollouts (off unless ``games`` is given):
 
