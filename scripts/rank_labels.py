@@ -201,12 +201,13 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
     out = net.copy()
     y0 = net.forward(x)[1]
     q_all = _softmax_by(teacher / tau, ids, n_dec)
-    assert net.wh is None and np.all(np.diff(ids) >= 0), "one hidden layer; rows sorted by decision"
+    assert np.all(np.diff(ids) >= 0), "rows sorted by decision"
     starts = np.searchsorted(ids, np.arange(n_dec + 1))
     before = _report(out, x, ids, teacher, hold, sign)
     some = np.sort(train[: len(hold)])  # as many training decisions, to see the fit where it learnt
     before_train = _report(out, x, ids, teacher, some, sign)
-    w = [out.w1, out.b1, out.w2, out.b2]
+    two = out.wh is not None
+    w = [out.w1, out.b1, *((out.wh, out.bh) if two else ()), out.w2, out.b2]
     m = [np.zeros_like(a) for a in w]
     v = [np.zeros_like(a) for a in w]
     step = 0
@@ -218,7 +219,8 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             rows = np.concatenate([np.arange(starts[d], starts[d + 1]) for d in decs])
             local = np.repeat(np.arange(len(decs)), [starts[d + 1] - starts[d] for d in decs])
             xb = x[rows]
-            h = _sigmoid(xb @ out.w1.T + out.b1)
+            h1 = _sigmoid(xb @ out.w1.T + out.b1)
+            h = _sigmoid(h1 @ out.wh.T + out.bh) if two else h1
             y = _sigmoid(h @ out.w2.T + out.b2)
             e_mover = _mover(y, sign[rows])
             p = _softmax_by(e_mover / tau, local, len(decs))
@@ -226,7 +228,12 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             dy = -(de * sign[rows])[:, None] * weights[None, :] + anchor * (y - y0[rows]) / len(rows)
             dz2 = dy * y * (1.0 - y)
             dzh = (dz2 @ out.w2) * h * (1.0 - h)
-            grads = (dzh.T @ xb, dzh.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))
+            if two:  # back through the second hidden layer to the first
+                dz1 = (dzh @ out.wh) * h1 * (1.0 - h1)
+                grads: tuple[np.ndarray, ...] = (dz1.T @ xb, dz1.sum(axis=0), dzh.T @ h1, dzh.sum(axis=0),
+                                                 dz2.T @ h, dz2.sum(axis=0))
+            else:
+                grads = (dzh.T @ xb, dzh.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))
             step += 1
             rate = lr * 0.5 * (1.0 + np.cos(np.pi * step / total)) + lr / 100
             adam_step(w, grads, m, v, step, rate)

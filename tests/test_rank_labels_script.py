@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net, encode, equity, load_net, shipped_net
@@ -68,11 +69,13 @@ def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_p
                                                               load_net(tmp_path / "g.npz").meta["rank_fit"]]
 
 
-def test_the_ranking_fit_learns_the_teachers_order() -> None:
+@pytest.mark.parametrize("hidden2", [0, 4])
+def test_the_ranking_fit_learns_the_teachers_order(hidden2: int) -> None:
     """On decisions whose teacher prefers another candidate than a fresh net does, the fit makes
-    the net's choice the teacher's on the decisions it learnt from, and keeps the net given."""
+    the net's choice the teacher's on the decisions it learnt from, and keeps the net given; a net
+    of two hidden layers learns through both."""
     mod = _script()
-    net = Net.create("standard", hidden=8, seed=3)
+    net = Net.create("standard", hidden=8, seed=3, hidden2=hidden2)
     rng = np.random.default_rng(0)
     pos = sample_positions("standard", 60, seed=5)
     boards = np.array([p.board() for p in pos])
@@ -83,6 +86,9 @@ def test_the_ranking_fit_learns_the_teachers_order() -> None:
     w1 = net.w1.copy()
     fitted, stats = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=60)
     assert np.array_equal(net.w1, w1)
+    assert fitted.hidden2 == hidden2 and not np.array_equal(fitted.w1, w1)
+    if hidden2:
+        assert not np.array_equal(fitted.wh, net.wh)
     assert stats["train_lost_after"] < stats["train_lost_before"]
     assert stats["train_lost_after"] < 0.2 * stats["train_lost_before"]
 
