@@ -2,7 +2,7 @@
 
     python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank] [--variant V]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
-    python scripts/rank_labels.py fit OUT.npz LABELS.npz [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
 
 The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net labelled
 and fitted is that variant's shipped net (``fit --net NET``: that net file instead).
@@ -23,11 +23,14 @@ candidate is stored as the board of the side that rolls next (``boards``, ``offs
 or after Mexican doubles the mover itself (``same``), with ``group`` (its decision) and ``teacher``
 (the mover's cubeless equity at the teacher's ply).
 
-``fit``: the shipped net, fitted by Adam so that within each decision the softmax of its 0-ply
+``fit``: the shipped net (or ``--net``, of one hidden layer or two), fitted by Adam so that within each decision the softmax of its 0-ply
 equities (over ``tau``) follows the softmax of the teacher's (cross-entropy), plus ``anchor`` times
 half the squared distance of its outputs from the net's own before the fit (so the values stay
 where TD put them). A tenth of the decisions is held out: it prints how often the net's best
 candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
+Several label files fit as one (the two rounds of 5 December: ``fit OUT.npz
+training/labels/standard_rank2.npz training/labels/standard_rank2_round2.npz``); their chunks'
+seeds must differ.
 """
 
 from __future__ import annotations
@@ -245,18 +248,35 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
                  "train_lost_before": before_train[1], "train_lost_after": after_train[1]}
 
 
-def fit(out: str, labels: str, tau: float, anchor: float, lr: float, epochs: int, variant: str = "standard",
-        start: str | None = None) -> None:
+def load_labels(paths: list[str]) -> dict[str, np.ndarray]:
+    """The rows of one or more label files, in the order given (``same`` False where a file has
+    none). Their chunks' seeds must differ, since a decision is known by its chunk's seed."""
+    parts = [np.load(p) for p in paths]
+    seen: dict[int, str] = {}
+    for p, d in zip(paths, parts, strict=True):
+        for s in np.unique(d["seeds"]).tolist():
+            if s in seen:
+                raise ValueError(f"{p!r} and {seen[s]!r} both hold chunk seed {s}: their decisions would mix")
+            seen[s] = p
+    keys = ("boards", "offs", "group", "teacher", "seeds")
+    d = {k: np.concatenate([q[k] for q in parts]) for k in keys}
+    d["same"] = np.concatenate([q["same"] if "same" in q.files else np.zeros(len(q["group"]), bool) for q in parts])
+    return d
+
+
+def fit(out: str, labels: str | list[str], tau: float, anchor: float, lr: float, epochs: int,
+        variant: str = "standard", start: str | None = None) -> None:
     net = load_net(start) if start else _net(variant)
-    d = np.load(labels)
-    same = d["same"] if "same" in d.files else np.zeros(len(d["group"]), bool)
+    paths = [labels] if isinstance(labels, str) else list(labels)
+    d = load_labels(paths)
+    same = d["same"]
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
     x = encode(net.variant, d["boards"][order], d["offs"][order], net.encoding)
     t = time.process_time()
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
                                 epochs=epochs, sign=np.where(same[order], -1.0, 1.0))
-    fitted.meta["rank_fit"] = {"labels": os.path.basename(labels), "tau": tau, "anchor": anchor, "lr": lr,
+    fitted.meta["rank_fit"] = {"labels": " ".join(os.path.basename(p) for p in paths), "tau": tau, "anchor": anchor, "lr": lr,
                                "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
     # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
@@ -285,7 +305,9 @@ def main(argv: list[str] | None = None) -> int:
         elif a.kind == "merge":
             merge(a.args[0], a.dir, a.ply)
         else:
-            fit(a.args[0], a.args[1], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net)
+            if len(a.args) < 2:
+                raise ValueError("fit needs OUT.npz and at least one LABELS.npz")
+            fit(a.args[0], a.args[1:], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net)
     except (ValueError, OSError) as e:
         print(f"rank_labels: {e}", file=sys.stderr)
         return 2

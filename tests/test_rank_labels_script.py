@@ -67,6 +67,18 @@ def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_p
                      "--net", str(tmp_path / "f.npz")]) == 0
     assert load_net(tmp_path / "g.npz").meta["rank_fits"] == [*fitted.meta["rank_fits"],
                                                               load_net(tmp_path / "g.npz").meta["rank_fit"]]
+    # several label files fit as one; a chunk seed in two of them is refused, quoting both
+    other = tmp_path / "other"
+    assert mod.main(["label", "8", "1", "--size", "12", "--ply", "1", "--dir", str(other)]) == 0
+    assert mod.main(["merge", str(tmp_path / "m8.npz"), "--ply", "1", "--dir", str(other)]) == 0
+    both = mod.load_labels([str(tmp_path / "m.npz"), str(tmp_path / "m8.npz")])
+    assert set(both["seeds"]) == {7, 8} and not both["same"].any()
+    assert mod.main(["fit", str(tmp_path / "h.npz"), str(tmp_path / "m.npz"), str(tmp_path / "m8.npz"),
+                     "--epochs", "1"]) == 0
+    assert load_net(tmp_path / "h.npz").meta["rank_fit"]["labels"] == "m.npz m8.npz"
+    with pytest.raises(ValueError, match="both hold chunk seed 7"):
+        mod.load_labels([str(tmp_path / "m.npz"), str(tmp_path / "m.npz")])
+    assert mod.main(["fit", str(tmp_path / "h.npz"), str(tmp_path / "m.npz"), str(tmp_path / "m.npz")]) == 2
 
 
 @pytest.mark.parametrize("hidden2", [0, 4])
