@@ -510,17 +510,18 @@ def _cpu_ms(call: Any, items: list[Any]) -> dict[str, float]:
             "p90": round(ts[min(len(ts) - 1, int(0.9 * len(ts)))], 3), "max": round(ts[-1], 3)}
 
 
-def hint_latency(positions: int, ply2: int) -> dict[str, Any]:
+def hint_latency(positions: int, ply2: int, net: str | None = None) -> dict[str, Any]:
     """The public calls timed (CPU): ``hint()`` standard at ply 0, 1, 2 (the default) over
     ``positions`` decisions from gnubg 0-ply self-play (2-ply over the first ``ply2``); Mexican
     ``opening_hint`` (keep or re-roll, the 15 opening rolls) and ``hint()`` of a Mexican 1-2 with the
-    naming looked up, at 0-ply and at Mexican's default ply, with the shipped nets. The kernels and
-    the bear-off databases load (or are built) before the timing."""
+    naming looked up, at 0-ply and at Mexican's default ply, with the shipped nets (``net``: this
+    standard net file in the options instead). The kernels and the bear-off databases load (or are
+    built) before the timing."""
     from backgammon_lab.analysis.bearoff import get_database
     from backgammon_lab.analysis.hints import hint, opening_hint
 
     out: dict[str, Any] = {}
-    std = shipped_net("standard") or Net.create("standard")
+    std = load_net(net) if net else (shipped_net("standard") or Net.create("standard"))
     mex = shipped_net("mexican") or Net.create("mexican")
     decisions = gnubg_positions(positions, 0)
     for v in ("standard", "mexican"):
@@ -586,13 +587,13 @@ def eval_speed(rounds: int = 3) -> dict[str, int]:
 def cmd_speed(args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if args.hints_only:
-        return hint_latency(args.hint_positions, args.ply2)
+        return hint_latency(args.hint_positions, args.ply2, args.net)
     if not args.train_only:
         out["evals_per_second"] = eval_speed()
     if args.evals_only:
         return out
     if not args.train_only:
-        out.update(hint_latency(args.hint_positions, args.ply2))
+        out.update(hint_latency(args.hint_positions, args.ply2, args.net))
     for vname in () if args.no_train else ("standard", "mexican", "minigam"):
         row: dict[str, float] = {}
         for lam in args.lambdas:
@@ -657,6 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--hints-only", action="store_true", help="only the hint latency rows")
     s.add_argument("--evals-only", action="store_true", help="only the evaluations/s rows (with gnubg's)")
     s.add_argument("--train-only", action="store_true", help="only the training games/s rows")
+    s.add_argument("--net", help="time the standard hints with this net file (default: the shipped net)")
     s.set_defaults(func=cmd_speed)
     args = p.parse_args(argv)
     print(json.dumps(args.func(args), indent=2))
