@@ -23,8 +23,9 @@ candidate is stored as the board of the side that rolls next (``boards``, ``offs
 or after Mexican doubles the mover itself (``same``), with ``group`` (its decision) and ``teacher``
 (the mover's cubeless equity at the teacher's ply).
 
-``fit``: the shipped net (or ``--net``, of one hidden layer or two), fitted by Adam so that within each decision the softmax of its 0-ply
-equities (over ``tau``) follows the softmax of the teacher's (cross-entropy), plus ``anchor`` times
+``fit``: the shipped net (or ``--net``, of one hidden layer or two), fitted by Adam so that within
+each decision the softmax of its 0-ply equities (over ``tau``) follows the softmax of the
+teacher's (cross-entropy), plus ``anchor`` times
 half the squared distance of its outputs from the net's own before the fit (so the values stay
 where TD put them). A tenth of the decisions is held out: it prints how often the net's best
 candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
@@ -264,20 +265,18 @@ def load_labels(paths: list[str]) -> dict[str, np.ndarray]:
     return d
 
 
-def fit(out: str, labels: str | list[str], tau: float, anchor: float, lr: float, epochs: int,
+def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs: int,
         variant: str = "standard", start: str | None = None) -> None:
     net = load_net(start) if start else _net(variant)
-    paths = [labels] if isinstance(labels, str) else list(labels)
     d = load_labels(paths)
-    same = d["same"]
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
     x = encode(net.variant, d["boards"][order], d["offs"][order], net.encoding)
     t = time.process_time()
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
-                                epochs=epochs, sign=np.where(same[order], -1.0, 1.0))
-    fitted.meta["rank_fit"] = {"labels": " ".join(os.path.basename(p) for p in paths), "tau": tau, "anchor": anchor, "lr": lr,
-                               "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
+                                epochs=epochs, sign=np.where(d["same"][order], -1.0, 1.0))
+    fitted.meta["rank_fit"] = {"labels": " ".join(os.path.basename(p) for p in paths), "tau": tau,
+                               "anchor": anchor, "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
     # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
     fitted.meta["rank_fits"] = [*before, fitted.meta["rank_fit"]]
