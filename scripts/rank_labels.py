@@ -1,17 +1,18 @@
 """Teach a net's 0-ply the *ranking* of its own deeper search (an experiment of issue 19).
 
-    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank] [--variant V]
+    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank] [--variant V] [--net NET]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
     python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
 
-The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net labelled
-and fitted is that variant's shipped net (``fit --net NET``: that net file instead).
+The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net that
+labels (its self-play and its search) and the net fitted is that variant's shipped net (``--net
+NET``: that net file instead, of the same variant).
 
 Fitting a net's values to its deeper search's values (``refine``) left the standard net's play
 where it was: the squared error of the values does not teach how the search *ranks* the plays of a
 roll, which is where 0-ply and 2-ply disagree. This script fits the ranking itself.
 
-``label``: chunk ``s`` takes ``size`` positions from the shipped net's 0-ply self-play
+``label``: chunk ``s`` takes ``size`` positions from the net's 0-ply self-play
 (``sample_positions("standard", size, NetBot(net), seed=s, explore=0.1)``), rolls each one's dice
 with ``random.Random(s)`` (two ``randint(1, 6)``), and ranks its plays by the net's search with the
 move filter ``((8, 0.16), (4, 0.08))`` at 2-ply (``Evaluator.rank_plays``). The plays that reach 2-ply
@@ -119,8 +120,11 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.nd
             "group": np.array(group, np.int64), "teacher": np.array(teacher), "same": np.array(same, bool)}
 
 
-def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant: str = "standard") -> None:
-    net = _net(variant)
+def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant: str = "standard",
+          teacher: str | None = None) -> None:
+    net = load_net(teacher) if teacher else _net(variant)
+    if net.variant.name != variant:
+        raise ValueError(f"--net {teacher!r} is a {net.variant.name} net, not {variant}")
     os.makedirs(folder, exist_ok=True)
     for s in range(first, first + chunks):
         out = os.path.join(folder, f"rank{ply}_s{s}.npz")
@@ -296,11 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=0.0001)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variant", choices=("standard", "mexican"), default="standard")
-    ap.add_argument("--net", help="fit this net file instead of the variant's shipped net")
+    ap.add_argument("--net", help="label with (or fit) this net file instead of the variant's shipped net")
     a = ap.parse_args(argv)
     try:
         if a.kind == "label":
-            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant)
+            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant, a.net)
         elif a.kind == "merge":
             merge(a.args[0], a.dir, a.ply)
         else:

@@ -136,3 +136,32 @@ def test_mexican_labels_value_each_candidate_for_the_side_that_rolls_next(tmp_pa
     some = np.unique(ids)
     agree, lost = mod._report(net, x, ids, got["teacher"], some, sign)
     assert 0.0 <= lost and 0.5 < agree <= 1.0
+
+
+def test_label_with_a_net_file_uses_that_nets_self_play_and_search(tmp_path: Path) -> None:
+    """``label --net NET``: the candidates' 0-ply values and the teacher's are that net's, not the
+    shipped net's; a net of another variant is refused, quoting the file."""
+    mod = _script()
+    net = Net.create("standard", hidden=6, hidden2=3, seed=5, encoding="td24e")
+    path = net.save(tmp_path / "small.npz")
+    assert mod.main(["label", "7", "1", "--size", "12", "--ply", "1", "--dir", str(tmp_path / "a"),
+                     "--net", str(path)]) == 0
+    got = np.load(tmp_path / "a" / "rank1_s7.npz")
+    assert len(got["group"]) >= 2
+    mine = load_net(path)
+    first = int(got["group"][0])
+    rng = random.Random(7)
+    for d, p in enumerate(sample_positions("standard", 12, NetBot(mine), seed=7, explore=0.1)):
+        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
+        if d == first:
+            break
+    ev = Evaluator(mine)
+    rows = np.flatnonzero(got["group"] == first)
+    ones = {round(float(equity(ev.after_value(st, MakePlay(pl), 1))), 9) for pl in st.plays}
+    assert {round(float(t), 9) for t in got["teacher"][rows]} <= ones
+    zero = -equity(mine.evaluate(got["boards"], got["offs"]))
+    assert {round(float(z), 9) for z in zero[rows]} <= {round(float(equity(r)), 9) for r in ev.play_values(st)}
+    other = Net.create("minigam", hidden=4, seed=1).save(tmp_path / "mini.npz")
+    assert mod.main(["label", "7", "1", "--size", "12", "--dir", str(tmp_path / "b"), "--net", str(other)]) == 2
+    with pytest.raises(ValueError, match="mini.npz.*minigam net, not standard"):
+        mod.label(7, 1, 12, str(tmp_path / "b"), 1, "standard", str(other))
