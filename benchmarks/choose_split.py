@@ -1,6 +1,6 @@
 """Where the time of choosing a play goes (issue 18): the net at 0-ply valuing a roll's plays.
 
-    python benchmarks/choose_split.py [--variant standard] [--decisions 600] [--seed 5]
+    python benchmarks/choose_split.py [--variant standard] [--decisions 600] [--seed 5] [--net NET]
 
 Choosing a play is what a rollout game and the trainer spend most of their time on. This times, in
 CPU seconds (the best of three rounds), one compiled loop over the same decisions (positions from
@@ -10,7 +10,9 @@ the shipped net's self-play, with random dice) stopped at four stages, each doin
 * ``+ expert inputs``: and each play's inputs after the points (``encode_tail``);
 * ``+ incremental sums``: and each play's hidden pre-activations from the base position's
   (``inc_base``, ``pre_inc``: the inputs that differ found and their columns added);
-* ``full``: and each play's sigmoid row and outputs (``value_inc``, what ``best_play`` runs).
+* ``full``: and each play's sigmoid row and outputs (``value_inc``, what ``best_play`` runs); with
+  a net of two hidden layers (``--net``, a net file instead of the shipped one) the second layer's
+  product is part of this stage.
 
 The differences give each part's cost per decision and per candidate play. It also counts how many
 inputs differ from the base, among the points' inputs and among those after them. A benchmark, not
@@ -29,7 +31,7 @@ from numba import njit
 
 from backgammon_lab import find_variant
 from backgammon_lab.analysis.netbot import NetBot
-from backgammon_lab.analysis.nets import shipped_net
+from backgammon_lab.analysis.nets import load_net, shipped_net
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.selfplay import kernel, workspace
 from backgammon_lab.position import WHITE
@@ -101,12 +103,12 @@ def build(k: Any, nout: int) -> dict[str, Any]:
     return {"walk": walk, "differ": differ}
 
 
-def run(variant: str, decisions: int, seed: int) -> dict[str, Any]:
+def run(variant: str, decisions: int, seed: int, path: str | None = None) -> dict[str, Any]:
     v = find_variant(variant)
-    net = shipped_net(v)
-    if net is None or net.hidden2:
-        raise SystemExit(f"{variant}: this benchmark wants a shipped net of one hidden layer")
-    k = kernel(v, net.encoding)
+    net = load_net(path) if path else shipped_net(v)
+    if net is None or net.variant != v:
+        raise SystemExit(f"{variant}: no shipped net" if net is None else f"{path!r} is not a {variant} net")
+    k = kernel(v, net.encoding, net.hidden2)
     pos = [p for p in sample_positions(v, decisions, NetBot(net), seed=seed) if not p.is_over]
     B = np.array([p.board() for p in pos], np.int8)
     OF = np.array([p.off[1 if p.turn == WHITE else 0] for p in pos], np.int64)
@@ -142,8 +144,13 @@ def main() -> None:
     ap.add_argument("--variant", default="standard")
     ap.add_argument("--decisions", type=int, default=600)
     ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--net", help="time this net file (one hidden layer or two) instead of the shipped net")
     args = ap.parse_args()
-    print(json.dumps(run(args.variant, args.decisions, args.seed), indent=2))
+    try:
+        got = run(args.variant, args.decisions, args.seed, args.net)
+    except (ValueError, OSError) as e:
+        raise SystemExit(f"choose_split: {e}") from None
+    print(json.dumps(got, indent=2))
 
 
 if __name__ == "__main__":
