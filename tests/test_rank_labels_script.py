@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,6 +29,24 @@ def _script():  # type: ignore[no-untyped-def]
     return mod
 
 
+def _check_first_decision(got: Any, net: Net, *, seed: int, size: int) -> None:
+    """A 1-ply chunk's first decision again, by hand, with ``net``: its plays' 1-ply equities contain
+    the teacher's values, and their 0-ply equities the net's values of the stored boards."""
+    zero = -equity(net.evaluate(got["boards"], got["offs"]))
+    rng = random.Random(seed)
+    ev = Evaluator(net)
+    first = int(got["group"][0])
+    for d, p in enumerate(sample_positions("standard", size, NetBot(net), seed=seed, explore=0.1)):
+        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
+        if d == first:
+            break
+    rows = np.flatnonzero(got["group"] == first)
+    ones = {round(float(equity(ev.after_value(st, MakePlay(pl), 1))), 9) for pl in st.plays}
+    zeros = {round(float(equity(r)), 9) for r in ev.play_values(st)}
+    assert {round(float(t), 9) for t in got["teacher"][rows]} <= ones
+    assert {round(float(z), 9) for z in zero[rows]} <= zeros
+
+
 def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_path: Path) -> None:
     """Each candidate is the board the opponent rolls from (the net's 0-ply there is the play's
     0-ply value) and its teacher value is the search's equity of that play at the chunk's ply;
@@ -37,20 +56,7 @@ def test_a_chunk_holds_each_decisions_candidates_with_the_searchs_equities(tmp_p
     got = np.load(tmp_path / "rank1_s7.npz")
     assert len(got["group"]) >= 2 and np.all(np.diff(got["group"]) >= 0)
     net = shipped_net("standard")
-    zero = -equity(net.evaluate(got["boards"], got["offs"]))
-    # the first decision again, by hand: its plays' 1-ply equities contain the teacher's values
-    rng = random.Random(7)
-    ev = Evaluator(net)
-    first = int(got["group"][0])
-    for d, p in enumerate(sample_positions("standard", 12, NetBot(net), seed=7, explore=0.1)):
-        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
-        if d == first:
-            break
-    rows = np.flatnonzero(got["group"] == first)
-    ones = {round(float(equity(ev.after_value(st, MakePlay(pl), 1))), 9) for pl in st.plays}
-    zeros = {round(float(equity(r)), 9) for r in ev.play_values(st)}
-    assert {round(float(t), 9) for t in got["teacher"][rows]} <= ones
-    assert {round(float(z), 9) for z in zero[rows]} <= zeros
+    _check_first_decision(got, net, seed=7, size=12)
     before = (tmp_path / "rank1_s7.npz").stat().st_mtime_ns
     assert mod.main(["label", "7", "1", "--size", "12", "--ply", "1", "--dir", str(tmp_path)]) == 0
     assert (tmp_path / "rank1_s7.npz").stat().st_mtime_ns == before
@@ -148,19 +154,7 @@ def test_label_with_a_net_file_uses_that_nets_self_play_and_search(tmp_path: Pat
                      "--net", str(path)]) == 0
     got = np.load(tmp_path / "a" / "rank1_s7.npz")
     assert len(got["group"]) >= 2
-    mine = load_net(path)
-    first = int(got["group"][0])
-    rng = random.Random(7)
-    for d, p in enumerate(sample_positions("standard", 12, NetBot(mine), seed=7, explore=0.1)):
-        st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
-        if d == first:
-            break
-    ev = Evaluator(mine)
-    rows = np.flatnonzero(got["group"] == first)
-    ones = {round(float(equity(ev.after_value(st, MakePlay(pl), 1))), 9) for pl in st.plays}
-    assert {round(float(t), 9) for t in got["teacher"][rows]} <= ones
-    zero = -equity(mine.evaluate(got["boards"], got["offs"]))
-    assert {round(float(z), 9) for z in zero[rows]} <= {round(float(equity(r)), 9) for r in ev.play_values(st)}
+    _check_first_decision(got, load_net(path), seed=7, size=12)
     other = Net.create("minigam", hidden=4, seed=1).save(tmp_path / "mini.npz")
     assert mod.main(["label", "7", "1", "--size", "12", "--dir", str(tmp_path / "b"), "--net", str(other)]) == 2
     with pytest.raises(ValueError, match="mini.npz.*minigam net, not standard"):
