@@ -30,6 +30,7 @@ from backgammon_lab.analysis.nets import (
     features,
     flip,
     input_size,
+    join_nets,
     load_net,
     low_die_features,
     play_board,
@@ -769,6 +770,49 @@ def test_a_two_layer_net_neither_widens_nor_trains_by_self_play() -> None:
         Trainer(net)
     grown = Net.create("standard", hidden=6, hidden2=2, encoding="td24").with_encoding("td24x")
     assert grown.hidden2 == 2 and grown.inputs == 210
+
+
+@pytest.mark.parametrize("hidden2", [0, 3])
+def test_joined_nets_value_a_position_by_the_mean_of_their_logits(hidden2: int, tmp_path: Path) -> None:
+    """``join_nets``: one net whose outputs are the sigmoid of the mean of the nets' logits (an
+    ensemble), through the numpy pass and the compiled search alike, and through its file; the
+    nets given are left as they were; nets that do not fit are refused, quoting them."""
+    parts = [Net.create("standard", hidden=h, hidden2=hidden2 and h // 2, seed=h, encoding="td24e")
+             for h in (6, 8, 10)]
+    for n in parts:  # away from the near-0.5 outputs of fresh nets
+        n.w2 *= 40.0
+        n.b2 += np.array([0.3, -1.0, -2.0, -1.5, -2.5])
+    before = [n.w2.copy() for n in parts]
+    joined = join_nets(parts)
+    assert joined.hidden == 24 and joined.hidden2 == (12 if hidden2 else 0)
+    assert [j["hidden"] for j in joined.meta["joined"]] == [6, 8, 10]
+    assert all(np.array_equal(n.w2, b) for n, b in zip(parts, before, strict=True))
+    pos = sample_positions("standard", 30, seed=2)
+    boards = np.array([p.board() for p in pos])
+    offs = np.array([p.opponent_off for p in pos])
+    x = encode(joined.variant, boards, offs, "td24e")
+
+    def logits(n: Net) -> np.ndarray:
+        h = 1 / (1 + np.exp(-(x @ n.w1.T + n.b1)))
+        if n.wh is not None:
+            h = 1 / (1 + np.exp(-(h @ n.wh.T.astype(float) + n.bh)))
+        return h @ n.w2.T.astype(float) + n.b2
+
+    want = 1 / (1 + np.exp(-np.mean([logits(n) for n in parts], axis=0)))
+    assert np.abs(want - 0.5).max() > 0.2
+    assert np.allclose(joined.evaluate(boards, offs), want, atol=1e-6)
+    assert np.allclose(load_net(joined.save(tmp_path / "j.npz")).evaluate(boards, offs), want, atol=1e-6)
+    st = advance(position_state(pos[5]), RollDice(Roll(3, 1)))[0]
+    eqs = equity(np.array(Evaluator(joined).play_values(st)))
+    after = np.array([play_board(pl) for pl in st.plays], dtype=np.int8)
+    sb, so = swap_boards(after, np.full(len(after), pos[5].opponent_off), joined.variant)
+    assert np.allclose(eqs, -equity(joined.evaluate(sb, so)), atol=1e-5)
+    with pytest.raises(NetError, match="cannot join"):
+        join_nets([parts[0], Net.create("standard", hidden=4, hidden2=0 if hidden2 else 2, encoding="td24e")])
+    with pytest.raises(NetError, match="cannot join"):
+        join_nets([parts[0], Net.create("mexican", hidden=4, hidden2=hidden2 and 2, encoding="td24e")])
+    with pytest.raises(NetError, match="one or more nets"):
+        join_nets([])
 
 
 def test_a_race_net_travels_with_its_net_through_files_and_copies(tmp_path: Path) -> None:

@@ -106,6 +106,7 @@ __all__ = [
     "swap_boards",
     "flip",
     "equity",
+    "join_nets",
     "load_net",
     "shipped_net",
     "shipped_path",
@@ -863,6 +864,53 @@ class Net:
         sizes = [self.inputs, self.hidden] + ([self.hidden2] if self.wh is not None else []) + [len(self.outputs)]
         race = "" if self.race is None else f" race={self.race.encoding}-{self.race.hidden}"
         return f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}{race}>"
+
+
+def join_nets(nets: Sequence[Net]) -> Net:
+    """One net whose output logits are the mean of the logits of ``nets``: an **ensemble** that the
+    kernels evaluate as one net. The hidden units stand side by side; with two hidden layers the
+    second layer is block-diagonal (each net's second layer reads only its own first layer; the
+    kernels still sum the zeros, so the joined net costs what a dense net of its size costs). The
+    output weights are divided by the number of nets. All must be of one variant, encoding and
+    output count, and all of one hidden layer or all of two (grow an encoding first with
+    :meth:`Net.with_encoding`). The joined net keeps the first net's race net and metadata, with
+    ``meta["joined"]`` listing each net's sizes and games. Raises :class:`NetError` otherwise.
+
+    >>> a = Net.create("minigam", hidden=4, seed=1)
+    >>> b = Net.create("minigam", hidden=6, seed=2)
+    >>> j = join_nets([a, b])
+    >>> j.hidden
+    10
+    """
+    nets = list(nets)
+    if not nets or not all(isinstance(n, Net) for n in nets):
+        raise NetError(f"join_nets takes one or more nets, not {nets!r:.200}")
+    first = nets[0]
+    for n in nets[1:]:
+        if (n.variant, n.encoding, n.outputs, n.wh is None) != (first.variant, first.encoding, first.outputs,
+                                                                 first.wh is None):
+            raise NetError(f"cannot join {n!r} with {first!r}: one variant, encoding, output count and number "
+                           "of hidden layers is needed")
+    k = len(nets)
+    w1 = np.vstack([n.w1 for n in nets])
+    b1 = np.concatenate([n.b1 for n in nets])
+    layer2 = None
+    if first.wh is not None:
+        wh = np.zeros((sum(n.hidden2 for n in nets), len(b1)))
+        r = c = 0
+        for n in nets:
+            wh[r:r + n.hidden2, c:c + n.hidden] = n.wh
+            r, c = r + n.hidden2, c + n.hidden
+        layer2 = (wh, np.concatenate([np.asarray(n.bh, dtype=np.float64) for n in nets]))
+    w2 = np.hstack([np.asarray(n.w2, dtype=np.float64) for n in nets]) / k
+    b2 = np.sum([np.asarray(n.b2, dtype=np.float64) for n in nets], axis=0) / k
+    meta = json.loads(json.dumps(first.meta))
+    meta["hidden"] = len(b1)
+    if layer2 is not None:
+        meta["hidden2"] = int(layer2[0].shape[0])
+    meta["joined"] = [{"hidden": n.hidden, "hidden2": n.hidden2, "games": n.games,
+                       **({"rank_fits": len(n.meta["rank_fits"])} if "rank_fits" in n.meta else {})} for n in nets]
+    return Net(first.variant, w1, b1, w2, b2, encoding=first.encoding, meta=meta, layer2=layer2, race=first.race)
 
 
 def load_net(path: str | os.PathLike[str]) -> Net:
