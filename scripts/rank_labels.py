@@ -1,6 +1,6 @@
 """Teach a net's 0-ply the *ranking* of its own deeper search (an experiment of issue 19).
 
-    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 2] [--dir artifacts/rank] [--variant V] [--net NET]
+    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
     python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
 
@@ -16,8 +16,11 @@ roll, which is where 0-ply and 2-ply disagree. This script fits the ranking itse
 (``sample_positions("standard", size, NetBot(net), seed=s, explore=0.1)``), rolls each one's dice
 with ``random.Random(s)`` (two ``randint(1, 6)``), and ranks its plays by the net's search with the
 move filter ``((8, 0.16), (4, 0.08))`` at 2-ply (``Evaluator.rank_plays``). The plays that reach 2-ply
-(and the 0-ply best, valued at 2-ply when the filter left it out) are the decision's candidates; a
-decision with fewer than two is skipped, and so are races: in standard every race (the shipped
+(and the 0-ply best, valued at 2-ply when the filter left it out) are the decision's candidates.
+``--ply 0`` distils one net into another: the candidates are the plays the first filter keeps (at
+most 8 within 0.16 of the best), each with the labelling net's own 0-ply equity, so a net made by
+:func:`~backgammon_lab.analysis.nets.join_nets` (an ensemble) can teach a smaller net its ranking. A
+decision with fewer than two candidates is skipped, and so are races: in standard every race (the shipped
 net's race net plays them, and the fit does not reach it), in Mexican the races the bear-off database
 values exactly. So is a Mexican 1-2, whose plays are valued through the doubles named next. Each
 candidate is stored as the board of the side that rolls next (``boards``, ``offs``): the opponent,
@@ -51,7 +54,7 @@ from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, load_net, play_board, shipped_net, swap_boards
 from backgammon_lab.analysis.refine import adam_step
 from backgammon_lab.analysis.rollout import sample_positions
-from backgammon_lab.analysis.search import Evaluator
+from backgammon_lab.analysis.search import Evaluator, move_filter
 from backgammon_lab.analysis.strategy import contact
 from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
 from backgammon_lab.position import Position, Roll
@@ -95,9 +98,13 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.nd
         if advance(st, MakePlay(st.plays[0]))[0].phase is Phase.NAME:
             continue  # a Mexican 1-2: the plays are valued through the doubles named next
         ranked = ev.rank_plays(st, ply, TEACHER_FILTERS[:ply])
-        deep = {i: r["eq"] for i, r in ranked.items() if r["how"] == f"{ply}-ply"}
         eq0 = {i: float(equity(r["rows"]["0-ply"])) for i, r in ranked.items()}
         best0 = max(eq0, key=lambda i: (eq0[i], -i))
+        if ply == 0:  # the teacher's own 0-ply values of the plays its first filter keeps
+            order = sorted(eq0, key=lambda i: (-eq0[i], i))
+            deep = {i: eq0[i] for i in move_filter(order, eq0, *TEACHER_FILTERS[0])}
+        else:
+            deep = {i: r["eq"] for i, r in ranked.items() if r["how"] == f"{ply}-ply"}
         if best0 not in deep:
             nxt_row = ev.after_value(st, MakePlay(st.plays[best0]), ply)
             deep[best0] = float(equity(nxt_row))
@@ -293,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("kind", choices=("label", "merge", "fit"))
     ap.add_argument("args", nargs="+")
     ap.add_argument("--size", type=int, default=500)
-    ap.add_argument("--ply", type=int, choices=(1, 2), default=2, help="the teacher's look-ahead")
+    ap.add_argument("--ply", type=int, choices=(0, 1, 2), default=2,
+                    help="the teacher's look-ahead (0: the teacher net's own values, to distil a net such as an ensemble)")
     ap.add_argument("--dir", default="artifacts/rank")
     ap.add_argument("--tau", type=float, default=0.01)
     ap.add_argument("--anchor", type=float, default=1.0)

@@ -159,3 +159,22 @@ def test_label_with_a_net_file_uses_that_nets_self_play_and_search(tmp_path: Pat
     assert mod.main(["label", "7", "1", "--size", "12", "--dir", str(tmp_path / "b"), "--net", str(other)]) == 2
     with pytest.raises(ValueError, match="mini.npz.*minigam net, not standard"):
         mod.label(7, 1, 12, str(tmp_path / "b"), 1, "standard", str(other))
+
+
+def test_a_ply_0_chunk_holds_the_teacher_nets_own_values_of_its_filtered_plays(tmp_path: Path) -> None:
+    """``--ply 0`` (to distil a net, such as joined nets, into another): each candidate's teacher
+    value is the labelling net's 0-ply equity of it, and a decision keeps at most 8 plays, each
+    within 0.16 of its best; the decisions are those of the net's self-play."""
+    mod = _script()
+    assert mod.main(["label", "11", "1", "--size", "40", "--ply", "0", "--dir", str(tmp_path)]) == 0
+    got = np.load(tmp_path / "rank0_s11.npz")
+    net = shipped_net("standard")
+    zero = -equity(net.evaluate(got["boards"], got["offs"]))
+    assert np.allclose(got["teacher"], zero, atol=1e-5)
+    sizes = np.bincount(got["group"])[np.unique(got["group"])]
+    assert sizes.min() >= 2 and sizes.max() <= 8
+    for g in np.unique(got["group"]):
+        t = got["teacher"][got["group"] == g]
+        assert t.max() - t.min() <= 0.16 + 1e-9
+    assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "0", "--dir", str(tmp_path)]) == 0
+    assert set(np.load(tmp_path / "m.npz")["seeds"]) == {11}
