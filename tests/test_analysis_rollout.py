@@ -487,3 +487,36 @@ def test_luck_in_the_kernel_is_the_engine_paths(variant: str) -> None:
     assert np.abs(fast_rows - slow_rows).max() < 1e-9
     other = Net.create(v, hidden=12, seed=6)
     assert ro._kernel_games((position_state(mid), bot, bot, mid.turn, 1, 0, 2, True, None, None, 2, other)) is None
+
+
+def test_a_pools_jobs_are_collected_in_order_with_few_submitted_at_once() -> None:
+    """``ordered_results``: every job's result, in the jobs' order, with never more than the window
+    submitted and not yet collected (a run of 10 million games no longer submits 100,000 jobs at
+    once, which kept a stopped run inside the pool's bookkeeping for seconds)."""
+    from concurrent.futures import Future
+
+    from backgammon_lab.analysis.rollout import ordered_results
+
+    class Pool:
+        def __init__(self) -> None:
+            self.out = 0
+            self.most = 0
+
+        def submit(self, fn, job):  # type: ignore[no-untyped-def]
+            pool = self
+            pool.out += 1
+            pool.most = max(pool.most, pool.out)
+
+            class Done(Future):  # type: ignore[type-arg]
+                def result(self, timeout=None):  # type: ignore[no-untyped-def]
+                    pool.out -= 1
+                    return super().result(timeout)
+
+            f = Done()
+            f.set_result(fn(job))
+            return f
+
+    pool = Pool()
+    got = list(ordered_results(pool, lambda j: -j, list(range(50)), 4))  # type: ignore[arg-type]
+    assert got == [-j for j in range(50)] and pool.most == 4 and pool.out == 0
+    assert list(ordered_results(pool, abs, [], 4)) == []  # type: ignore[arg-type]

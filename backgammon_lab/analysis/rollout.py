@@ -50,9 +50,12 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import signal
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from ..engine import Phase, TurnState, play, position_state, start_state
@@ -692,7 +695,7 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
             pool = ProcessPoolExecutor(workers, mp_context=_context())
             done = False
             try:
-                for part in pool.map(_run_games, jobs):
+                for part in ordered_results(pool, _run_games, jobs, 2 * workers):
                     results.extend(part)
                     bar.update(len(part))
                 done = True
@@ -701,6 +704,34 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
     finally:
         bar.close()
     return _summarise(results, player, seed, bot, bool(stratify), truncate, bool(luck))
+
+
+def _submit(pool: ProcessPoolExecutor, fn: Any, job: Any) -> Future[Any]:
+    """``pool.submit(fn, job)`` with Ctrl-C and SIGTERM held back until it returns (where the
+    platform can): raised inside the pool's own bookkeeping (its locks, its wake-up pipe, a worker
+    starting), they could leave the pool unable to shut down, and the program hanging at exit."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        return pool.submit(fn, job)
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        return pool.submit(fn, job)
+    finally:
+        mask(signal.SIG_SETMASK, old)
+
+
+def ordered_results(pool: ProcessPoolExecutor, fn: Any, jobs: Sequence[Any], window: int) -> Iterator[Any]:
+    """``fn(job)`` for each of ``jobs`` in ``pool``, in order, with at most ``window`` jobs submitted
+    and not yet collected: the pool never holds the whole run's jobs, so the program waits for
+    results (where a signal is safe) rather than submitting them, and a stopped run leaves little
+    to cancel. Signals are held back while a job is submitted (:func:`_submit`)."""
+    it = iter(jobs)
+    pending: deque[Future[Any]] = deque(_submit(pool, fn, job) for job in islice(it, max(1, window)))
+    while pending:
+        part = pending.popleft().result()
+        for job in islice(it, 1):
+            pending.append(_submit(pool, fn, job))
+        yield part
 
 
 def close_pool(pool: ProcessPoolExecutor, *, finished: bool) -> None:
