@@ -424,15 +424,15 @@ def analyse(game: Game | dict[str, Any] | str | bytes, options: Options | None =
                            evaluator=(ev.net if ev.net is not None else ev.table)
                            if isinstance(opts.evaluator, Evaluator) else opts.evaluator)
         jobs: list[Job] = [(record, indices[i:i + chunk], portable) for i in range(0, len(indices), chunk)]
+        from .rollout import close_pool, ordered_results
+
         finished = False
         try:
-            for part in executor.map(_analyse_chunk, jobs):
+            for part in ordered_results(executor, _analyse_chunk, jobs, 2 * opts.workers if pool else len(jobs)):
                 items.extend(part)
             finished = True
         finally:
             if pool is not None:
-                from .rollout import close_pool
-
                 close_pool(pool, finished=finished)
     decisions: list[DecisionAnalysis] = []
     rolls: list[RollAnalysis] = []

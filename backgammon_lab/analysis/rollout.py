@@ -53,7 +53,7 @@ import random
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
@@ -687,8 +687,8 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
                 part = _run_games(job)
                 results.extend(part)
                 bar.update(len(part))
-        elif executor is not None:
-            for part in executor.map(_run_games, jobs):
+        elif executor is not None:  # a caller's executor keeps every job in flight, as its map would
+            for part in ordered_results(executor, _run_games, jobs, len(jobs)):
                 results.extend(part)
                 bar.update(len(part))
         else:
@@ -706,7 +706,7 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
     return _summarise(results, player, seed, bot, bool(stratify), truncate, bool(luck))
 
 
-def _submit(pool: ProcessPoolExecutor, fn: Any, job: Any) -> Future[Any]:
+def _submit(pool: Executor, fn: Any, job: Any) -> Future[Any]:
     """``pool.submit(fn, job)`` with Ctrl-C and SIGTERM held back until it returns (where the
     platform can): raised inside the pool's own bookkeeping (its locks, its wake-up pipe, a worker
     starting), they could leave the pool unable to shut down, and the program hanging at exit."""
@@ -720,11 +720,12 @@ def _submit(pool: ProcessPoolExecutor, fn: Any, job: Any) -> Future[Any]:
         mask(signal.SIG_SETMASK, old)
 
 
-def ordered_results(pool: ProcessPoolExecutor, fn: Any, jobs: Sequence[Any], window: int) -> Iterator[Any]:
-    """``fn(job)`` for each of ``jobs`` in ``pool``, in order, with at most ``window`` jobs submitted
-    and not yet collected: the pool never holds the whole run's jobs, so the program waits for
-    results (where a signal is safe) rather than submitting them, and a stopped run leaves little
-    to cancel. Signals are held back while a job is submitted (:func:`_submit`)."""
+def ordered_results(pool: Executor, fn: Any, jobs: Sequence[Any], window: int) -> Iterator[Any]:
+    """``fn(job)`` for each of ``jobs`` in ``pool``, in order (as ``pool.map``), with at most
+    ``window`` jobs submitted and not yet collected: a pool of our own (two jobs a worker) never
+    holds the whole run's jobs, so the program waits for results (where a signal is safe) rather
+    than submitting them, and a stopped run leaves little to cancel. Signals are held back while a
+    job is submitted (:func:`_submit`)."""
     it = iter(jobs)
     pending: deque[Future[Any]] = deque(_submit(pool, fn, job) for job in islice(it, max(1, window)))
     while pending:
