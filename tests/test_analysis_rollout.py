@@ -520,3 +520,55 @@ def test_a_pools_jobs_are_collected_in_order_with_few_submitted_at_once() -> Non
     got = list(ordered_results(pool, lambda j: -j, list(range(50)), 4))  # type: ignore[arg-type]
     assert got == [-j for j in range(50)] and pool.most == 4 and pool.out == 0
     assert list(ordered_results(pool, abs, [], 4)) == []  # type: ignore[arg-type]
+
+
+def test_a_signal_during_a_submit_is_raised_once_the_submit_is_done() -> None:
+    """``_submit``: SIGTERM (or Ctrl-C) that comes while a job is being submitted waits until the
+    pool has recorded the job (and any worker it started), then reaches the program's own handler;
+    the handlers are as they were afterwards. A signal taken by another thread of the process reached
+    the handler inside the pool's bookkeeping before: a worker being started was never recorded, was
+    not ended with the pool, and printed a traceback once the pool's semaphores were gone."""
+    import os
+    import signal
+    import threading
+    import time
+    from concurrent.futures import Future
+
+    from backgammon_lab.analysis.rollout import _submit
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum: int, frame: object) -> None:
+        raise Stop(signum)
+
+    class Pool:
+        done = False
+
+        def submit(self, fn, job):  # type: ignore[no-untyped-def]
+            os.kill(os.getpid(), signal.SIGTERM)  # the handler would run at the next line
+            end = time.monotonic() + 0.2  # the pool's bookkeeping, long enough for a pending handler to run
+            while time.monotonic() < end:
+                pass
+            self.done = True
+            f: Future[int] = Future()
+            f.set_result(fn(job))
+            return f
+
+    idle = threading.Event()  # a thread that does not block the signal, as a pool's own thread
+    other = threading.Thread(target=idle.wait, daemon=True)
+    other.start()
+    before = signal.signal(signal.SIGTERM, handler)
+    try:
+        pool = Pool()
+        with pytest.raises(Stop):
+            _submit(pool, abs, -3)  # type: ignore[arg-type]
+        assert pool.done  # the submit ran to its end before the handler
+        assert signal.getsignal(signal.SIGTERM) is handler and signal.getsignal(signal.SIGINT) is not None
+        quiet = Pool()
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # an ignored signal stays ignored
+        assert _submit(quiet, abs, -3).result() == 3 and quiet.done  # type: ignore[arg-type]
+    finally:
+        signal.signal(signal.SIGTERM, before)
+        idle.set()
+        other.join()

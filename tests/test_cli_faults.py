@@ -200,6 +200,24 @@ def test_value_workers_sigterm_shuts_the_executor_down(tmp_path: Path) -> None:
     assert not any(_alive(w) for w in workers)
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_value_workers_sigterm_while_the_workers_start_prints_no_traceback() -> None:
+    """SIGTERM in the first second of `value --workers 2`, while the fork server and the workers
+    are starting: exit 143 with the one-line message, and no traceback from the program, a worker
+    or the interpreter's exit (a worker started during a submit and never recorded printed one once
+    the pool's semaphores were gone; the pool's own thread was woken at exit through a closed pipe)."""
+    for delay in (0.0, 0.05, 0.1, 0.2, 0.3, 0.5):  # after the program's first child (the fork server) appears
+        proc = cli("value", START, "--games", "10000000", "--workers", "2", "--no-progress")
+        deadline = time.monotonic() + 60
+        while not _children(proc.pid) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 143, (delay, err.decode())
+        assert b"terminated" in err and b"Traceback" not in err and b"Exception ignored" not in err, (delay, err.decode())
+
+
 # -- analyse -----------------------------------------------------------------------------------
 def test_analyse_missing_file_exits_2_like_show(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     missing = str(tmp_path / "nosuch.json")

@@ -408,11 +408,9 @@ def analyse(game: Game | dict[str, Any] | str | bytes, options: Options | None =
     items: list[tuple[int, list[Item]]] = []
     executor, pool = opts.executor, None
     if executor is None and opts.workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
+        from .rollout import process_pool
 
-        from .rollout import _context
-
-        pool = executor = ProcessPoolExecutor(opts.workers, mp_context=_context())
+        pool = executor = process_pool(opts.workers)
     if executor is None:
         lev = _luck_evaluator(ev)
         mine = replace(opts, evaluator=ev)

@@ -432,11 +432,9 @@ def _rollout_plays(out: Hint, ev: Evaluator | None, state: TurnState, plays: lis
     samples: dict[int, list[float]] = {}
     pool = None
     if executor is None and opts.workers > 1:  # one pool for every candidate, not one each
-        from concurrent.futures import ProcessPoolExecutor
+        from .rollout import process_pool
 
-        from .rollout import _context
-
-        pool = executor = ProcessPoolExecutor(opts.workers, mp_context=_context())
+        pool = executor = process_pool(opts.workers)
     # the games of every candidate: its bot, its pool, and the net that values truncated games
     each = replace(opts, bot=bot, executor=executor,
                    evaluator=ev.net if ev is not None and (opts.truncate or opts.luck) else None)

@@ -51,6 +51,7 @@ import math
 import multiprocessing
 import random
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -692,7 +693,7 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
                 results.extend(part)
                 bar.update(len(part))
         else:
-            pool = ProcessPoolExecutor(workers, mp_context=_context())
+            pool = process_pool(workers)
             done = False
             try:
                 for part in ordered_results(pool, _run_games, jobs, 2 * workers):
@@ -707,17 +708,31 @@ def rollout(start: Position | Game | TurnState, options: Options | None = None, 
 
 
 def _submit(pool: Executor, fn: Any, job: Any) -> Future[Any]:
-    """``pool.submit(fn, job)`` with Ctrl-C and SIGTERM held back until it returns (where the
-    platform can): raised inside the pool's own bookkeeping (its locks, its wake-up pipe, a worker
-    starting), they could leave the pool unable to shut down, and the program hanging at exit."""
-    mask = getattr(signal, "pthread_sigmask", None)
-    if mask is None:
+    """``pool.submit(fn, job)`` with Ctrl-C and SIGTERM held back until it returns: raised inside
+    the pool's own bookkeeping (its locks, its wake-up pipe, a worker being started and not yet
+    recorded), they could leave the pool unable to shut down, or a worker it never learnt of
+    running on. A signal that comes meanwhile is noted and raised again once the submit is done,
+    to the handler the program had. (Blocking the signals in this thread would not do: another
+    thread of the process can take the signal, and Python then runs the handler in this one at
+    once.) Only the main thread can change handlers; elsewhere the submit is plain."""
+    if threading.current_thread() is not threading.main_thread():
         return pool.submit(fn, job)
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    caught: list[int] = []
+
+    def note(signum: int, frame: Any) -> None:
+        caught.append(signum)
+
+    old: dict[int, Any] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) is not None:  # None: a handler not set from Python, left alone
+            old[sig] = signal.signal(sig, note)
     try:
         return pool.submit(fn, job)
     finally:
-        mask(signal.SIG_SETMASK, old)
+        for signum, handler in old.items():
+            signal.signal(signum, handler)
+        if caught:
+            signal.raise_signal(caught[0])
 
 
 def ordered_results(pool: Executor, fn: Any, jobs: Sequence[Any], window: int) -> Iterator[Any]:
@@ -743,22 +758,37 @@ def close_pool(pool: ProcessPoolExecutor, *, finished: bool) -> None:
         pool.shutdown(wait=True)
         return
     procs = list((getattr(pool, "_processes", None) or {}).values())  # before shutdown forgets them
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for p in procs:
         if p.is_alive():
             p.terminate()
     for p in procs:
         p.join(timeout=5)
+    # the pool's own thread sees its workers gone and ends; waited for, it is not woken at exit
+    # through a pipe it has closed already (a message of the interpreter's, "Bad file descriptor")
+    if manager is not None:
+        manager.join(timeout=5)
 
 
-def _context() -> Any:
-    """A process context that does not fork this (maybe threaded) process: a fork server that
-    has already imported this module where there is one (POSIX), else spawn."""
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes for the package's parallel work (a rollout's games, game
+    analysis, the rollouts of a hint), made in a process context that does not fork this (maybe
+    threaded) process: a fork server that has already imported this module where there is one
+    (POSIX), else spawn.
+
+    The fork server (which imports the package, about half a second) is started here rather than
+    inside the first submit, where Ctrl-C and SIGTERM wait until the submit is done
+    (:func:`_submit`): so a stopped run stops at once."""
     if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
+        from multiprocessing import forkserver
+
+        ctx: Any = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["backgammon_lab.analysis.rollout"])
-        return ctx
-    return multiprocessing.get_context("spawn")
+        forkserver.ensure_running()
+    else:
+        ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(workers, mp_context=ctx)
 
 
 def stratified_stderr(values: Sequence[float], strata: int = 36) -> float:
