@@ -59,9 +59,15 @@ def name0(net: Net, p: Position) -> tuple[int, np.ndarray]:
 
 
 def best(net: Net, p: Position, dice: tuple[int, int], named: bool = False, look: bool = True,
-         shortlist: int | None = None) -> tuple[int, np.ndarray, tuple[int, ...], str]:
-    """The search's play of ``dice`` (chosen at 0-ply): index, 0-ply values, board, what follows."""
+         shortlist: int | None = None, inner: bool = False) -> tuple[int, np.ndarray, tuple[int, ...], str]:
+    """The search's play of ``dice`` (chosen at 0-ply): index, 0-ply values, board, what follows.
+    ``inner``: a choice inside the look-ahead, among the plays the net's pruning net keeps (the
+    best ``net.keep`` by its values, in their order; the index is into them)."""
     boards, cheap, kind = rows(net, p, dice, named, look=False)
+    if inner and net.prune is not None and len(boards) > net.keep:
+        pruned = rows(net.prune, p, dice, named, look=False)[1]
+        top = sorted(range(len(boards)), key=lambda j: (-equity(pruned[j]), j))[:net.keep]
+        boards, cheap = [boards[j] for j in top], cheap[top]
     if kind == "name" and look:
         order = sorted(range(len(boards)), key=lambda j: (-equity(cheap[j]), j))[:shortlist]
         full = [cheap[j] if boards[j][0] == p.variant.checkers else name0(net, _after(p, boards[j]))[1] for j in order]
@@ -72,8 +78,8 @@ def best(net: Net, p: Position, dice: tuple[int, int], named: bool = False, look
 
 
 def dice_value(net: Net, p: Position, dice: tuple[int, int], ply: int, named: bool = False, look: bool = True,
-               shortlist: int | None = None) -> np.ndarray:
-    i, row, board, kind = best(net, p, dice, named, look, shortlist)
+               shortlist: int | None = None, inner: bool = False) -> np.ndarray:
+    i, row, board, kind = best(net, p, dice, named, look, shortlist, inner)
     return row if ply == 0 else after_value(net, p, board, kind, ply, look, shortlist)
 
 
@@ -100,4 +106,4 @@ def roll_value(net: Net, p: Position, ply: int, look: bool = True, shortlist: in
     """The side to act's values before it rolls, at ``ply``."""
     if ply == 0:
         return net.evaluate_position(p)
-    return sum(pr * dice_value(net, p, r.dice, ply - 1, False, look, shortlist) for r, pr in ALL_ROLLS)
+    return sum(pr * dice_value(net, p, r.dice, ply - 1, False, look, shortlist, inner=True) for r, pr in ALL_ROLLS)

@@ -480,3 +480,26 @@ def test_a_hints_texts_and_values_are_made_when_read_and_print_the_same(std_net)
     assert "LATER" not in repr(h) and "LATER" not in str(h) and "LATER" not in json.dumps(h.to_json())
     again = hint(pos, (6, 4), Options(ply=1, evaluator=std_net))
     assert str(again) == str(h) and again.to_json() == h.to_json()
+
+
+@pytest.mark.parametrize("variant, dice", [("standard", (5, 2)), ("mexican", (2, 1))])
+def test_a_pruning_net_makes_the_choices_inside_the_look_ahead(variant: str, dice: tuple[int, int]) -> None:
+    """``Net.with_prune``: inside the look-ahead (the replies of a 1-ply value, every choice of a
+    2-ply one) the pruning net values every play and the net only the best ``keep`` of them, as
+    the numpy reference does; the root's plays and 0-ply choices are the net's alone; a pruning net
+    that keeps at least every play changes nothing."""
+    main = Net.create(variant, hidden=16, seed=5)
+    pruner = Net.create(variant, hidden=4, seed=6)
+    net = main.with_prune(pruner, keep=2)
+    pos = Position.from_string(f"{variant}/w/24,23,13x4,8x3,6x3,5,4,3/24x2,13x5,8x3,6x4,4")
+    ev, ev_main = Evaluator(net), Evaluator(main)
+    got = ev.roll_row(pos, 1)
+    assert np.abs(got - ref_roll(net, pos, 1, shortlist=3)).max() < 1e-9
+    assert np.abs(got - ev_main.roll_row(pos, 1)).max() > 1e-6  # pruned: another reply somewhere
+    assert np.abs(ev.dice_value(pos, dice, 2) - ref_dice(net, pos, dice, 2, shortlist=3)).max() < 1e-9
+    st = dice_state(pos, dice)
+    assert np.array_equal(ev.play_values(st), ev_main.play_values(st))  # the root: every play by the net
+    assert ev.best_play(st, 0)[0] == ev_main.best_play(st, 0)[0]
+    assert np.array_equal(ev.roll_row(pos, 0), ev_main.roll_row(pos, 0))
+    wide = Evaluator(main.with_prune(pruner, keep=1000))  # more than any roll has plays
+    assert np.array_equal(wide.roll_row(pos, 1), ev_main.roll_row(pos, 1))

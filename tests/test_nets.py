@@ -858,3 +858,38 @@ def test_the_search_values_a_race_by_the_race_net_and_contact_by_the_net() -> No
     assert np.allclose(ev.roll_row(start, 1), ev_main.roll_row(start, 1))
     homes = Position.from_string("standard/w/6x2,5x3/5x4")
     assert np.allclose(ev.roll_row(homes, 0), ev_main.roll_row(homes, 0))  # exact: neither net
+
+
+def test_a_pruning_net_travels_with_its_net_through_files_and_copies(tmp_path: Path) -> None:
+    """``Net.with_prune``: the pruning net and its count are saved in the same file and read back,
+    carried by copies and grown encodings, given to the compiled search (``search_weights``), and
+    refused when they do not fit (another variant, encoding or outputs, two hidden layers, a race
+    or pruning net of its own, a count below 1), leaving the net as it was."""
+    main = Net.create("standard", hidden=6, seed=1, encoding="td24e").with_race(Net.create("standard", hidden=3))
+    pruner = Net.create("standard", hidden=4, seed=2, encoding="td24e")
+    net = main.with_prune(pruner, keep=3)
+    assert main.prune is None and main.keep == 0 and net.prune is not None and net.prune is not pruner
+    assert net.keep == 3 and repr(net).endswith("race=td24-3 prune=4:3>")
+    back = load_net(net.save(tmp_path / "n.npz"))
+    assert back.prune is not None and back.keep == 3 and back.race is not None
+    assert np.array_equal(back.prune.w1, pruner.w1) and np.array_equal(back.w1, main.w1)
+    assert back.copy().keep == 3 and back.with_race(None).prune is not None
+    grown = back.with_encoding("td24t")
+    assert grown.prune is not None and grown.prune.encoding == "td24t" and grown.keep == 3
+    w = back.search_weights()
+    assert len(w) == 9 and w[8] == 3 and np.array_equal(w[4], pruner.w1.T)
+    plain = main.search_weights()
+    assert plain[8] == 0 and all(np.array_equal(a, b) for a, b in zip(plain[:4], main.kernel_weights(), strict=True))
+    bare = back.with_prune(None)
+    assert bare.prune is None and bare.keep == 0
+    assert load_net(bare.save(tmp_path / "b.npz")).prune is None and "prune" not in load_net(tmp_path / "b.npz").meta
+    bad_nets = (Net.create("mexican", hidden=3, encoding="td24e"), Net.create("standard", hidden=3),
+                Net.create("standard", hidden=4, hidden2=2, encoding="td24e"),
+                pruner.with_race(Net.create("standard", hidden=3)), "prune")
+    for bad in bad_nets:
+        with pytest.raises(NetError, match="pruning net"):
+            main.with_prune(bad)  # type: ignore[arg-type]
+    for keep in (0, -2, 1.5, "4", True):
+        with pytest.raises(NetError, match=f"keeps a whole number of plays from 1, not {keep!r}"):
+            main.with_prune(pruner, keep=keep)  # type: ignore[arg-type]
+    assert main.prune is None and main.keep == 0

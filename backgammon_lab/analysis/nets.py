@@ -54,7 +54,9 @@ Files
     :meth:`Net.save` writes a ``.npz``: the four weight arrays (six with a second hidden layer:
     ``wh`` and ``bh`` too) and a JSON text of metadata (variant,
     options, encoding, hidden size, games trained, seed, time, training commands, the trainer's
-    random state); :func:`load_net` reads it back. Shipped nets live in
+    random state); a race net (:meth:`Net.with_race`) and a pruning net (:meth:`Net.with_prune`)
+    travel in the same file, their arrays prefixed ``race_`` and ``prune_``, their metadata under
+    ``"race"`` and ``"prune"``. :func:`load_net` reads it back. Shipped nets live in
     ``backgammon_lab/data/nets/<variant>.npz``; :func:`shipped_net` loads the one for a variant.
 """
 
@@ -532,7 +534,8 @@ class Net:
 
     def __init__(self, variant: Variant, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                  *, encoding: str | None = None, meta: dict[str, Any] | None = None,
-                 layer2: tuple[np.ndarray, np.ndarray] | None = None, race: Net | None = None) -> None:
+                 layer2: tuple[np.ndarray, np.ndarray] | None = None, race: Net | None = None,
+                 prune: Net | None = None, keep: int = 0) -> None:
         self.variant = variant
         self.encoding = encoding or encoding_for(variant)
         # the first layer is held transposed, an input's weights contiguous (as the kernels read
@@ -578,6 +581,11 @@ class Net:
         if race is not None:
             self._check_race(race)
             self.race = race
+        self.prune: Net | None = None
+        self.keep = 0
+        if prune is not None:
+            self.keep = self._check_prune(prune, keep)
+            self.prune = prune
 
     def _check_race(self, race: Any) -> None:
         """Raise :class:`NetError` unless ``race`` can be this net's race net."""
@@ -587,6 +595,35 @@ class Net:
             raise NetError(f"the race net {race!r} does not fit {self!r}: the same variant and outputs are needed")
         if race.race is not None:
             raise NetError(f"the race net {race!r} has a race net of its own")
+
+    def _check_prune(self, prune: Any, keep: Any) -> int:
+        """Raise :class:`NetError` unless ``prune`` can be this net's pruning net keeping ``keep``
+        plays; the count of plays."""
+        if not isinstance(prune, Net):
+            raise NetError(f"a pruning net is a Net, not {prune!r:.200}")
+        if (prune.variant, prune.encoding, prune.outputs) != (self.variant, self.encoding, self.outputs):
+            raise NetError(f"the pruning net {prune!r} does not fit {self!r}: the same variant, encoding and outputs "
+                           "are needed")
+        if prune.wh is not None or prune.race is not None or prune.prune is not None:
+            raise NetError(f"a pruning net has one hidden layer and no race or pruning net of its own, not {prune!r}")
+        try:
+            return whole_number(keep, "keep", 1, 1000, NetError)
+        except NetError:
+            raise NetError(f"a pruning net keeps a whole number of plays from 1, not {keep!r}") from None
+
+    def with_prune(self, prune: Net | None, keep: int = 4) -> Net:
+        """A copy of this net with ``prune`` (a copy of it) as its **pruning net**, or none: a small
+        net of one hidden layer, of this net's variant, encoding and outputs, that makes the choices
+        *inside* the search's look-ahead cheap, as GNU Backgammon's pruning nets do. Where the search
+        chooses a play within its look-ahead (a reply, one's own next play), the pruning net values
+        every play and this net only the best ``keep`` of them; the search's root, the 0-ply choice
+        of a bot, and rollouts stay with this net alone. Saved in the same file. Raises
+        :class:`NetError` for a net that does not fit or a ``keep`` below 1."""
+        keep = self._check_prune(prune, keep) if prune is not None else 0
+        out = self.copy()
+        out.prune = prune.copy() if prune is not None else None
+        out.keep = keep
+        return out
 
     def with_race(self, race: Net | None) -> Net:
         """A copy of this net with ``race`` (a copy of it) as its **race net**, or none: the net the
@@ -665,6 +702,16 @@ class Net:
         encoding, hidden2) <backgammon_lab.analysis.selfplay.kernel>` reads them so)."""
         return (self._w1t.copy(), self.b1.copy(), self._packed[0].copy(), self._packed[1].copy())
 
+    def search_weights(self) -> tuple[Any, ...]:
+        """The weights the compiled search takes: :meth:`kernel_weights`, then the pruning net's
+        (its first layer transposed, its biases, its output layer's weights and biases; arrays of
+        one hidden unit when there is none) and how many plays it keeps (0: none)."""
+        if self.prune is None:
+            p = (np.zeros((self.inputs, 1)), np.zeros(1), np.zeros((len(self.outputs), 1)), np.zeros(len(self.outputs)))
+        else:
+            p = self.prune.kernel_weights()
+        return (*self.kernel_weights(), *p, self.keep)
+
     @property
     def inputs(self) -> int:
         """Input units."""
@@ -692,8 +739,9 @@ class Net:
         w1 = np.concatenate([self.w1, np.zeros((self.hidden, extra))], axis=1)
         meta = json.loads(json.dumps(self.meta))
         meta.setdefault("grown", []).append({"from": self.encoding, "to": encoding, "games": self.games})
+        prune = self.prune.with_encoding(encoding) if self.prune is not None else None
         return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta,
-                   layer2=self._layer2(), race=self.race)
+                   layer2=self._layer2(), race=self.race, prune=prune, keep=self.keep)
 
     def with_hidden(self, hidden: int, *, seed: int = 0) -> Net:
         """This net with its hidden layer widened to ``hidden`` units (at least its own). The new
@@ -719,13 +767,14 @@ class Net:
         meta.setdefault("grown", []).append({"hidden_from": self.hidden, "hidden_to": hidden, "seed": int(seed),
                                              "games": self.games})
         return Net(self.variant, w1, np.concatenate([self.b1, np.zeros(extra)]), w2, self.b2.copy(),
-                   encoding=self.encoding, meta=meta, race=self.race)
+                   encoding=self.encoding, meta=meta, race=self.race, prune=self.prune, keep=self.keep)
 
     def copy(self) -> Net:
         """An independent copy (weights and metadata)."""
         return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
                    encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2(),
-                   race=self.race.copy() if self.race is not None else None)
+                   race=self.race.copy() if self.race is not None else None,
+                   prune=self.prune.copy() if self.prune is not None else None, keep=self.keep)
 
     # -- evaluation ------------------------------------------------------------------------------
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -835,7 +884,8 @@ class Net:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         meta = dict(self.meta)
-        meta.pop("race", None)  # the race net's own, written below when there is one
+        meta.pop("race", None)  # the race net's and the pruning net's own, written below when there is one
+        meta.pop("prune", None)
         meta.update(variant=self.variant.name, options=self.variant.option_values, encoding=self.encoding,
                     hidden=self.hidden, outputs=list(self.outputs), format=FORMAT_VERSION)
         arrays: dict[str, Any] = dict(self._arrays())
@@ -846,6 +896,10 @@ class Net:
             race = self.race
             meta["race"] = {**race.meta, "encoding": race.encoding, "hidden": race.hidden,
                             **({"hidden2": race.hidden2} if race.wh is not None else {})}
+        if self.prune is not None:
+            arrays.update({f"prune_{k}": a for k, a in self.prune._arrays().items()})
+            meta["prune"] = {**self.prune.meta, "encoding": self.prune.encoding, "hidden": self.prune.hidden,
+                             "keep": self.keep}
         meta["saved"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
         with open(tmp, "wb") as fh:
@@ -863,7 +917,9 @@ class Net:
     def __repr__(self) -> str:
         sizes = [self.inputs, self.hidden] + ([self.hidden2] if self.wh is not None else []) + [len(self.outputs)]
         race = "" if self.race is None else f" race={self.race.encoding}-{self.race.hidden}"
-        return f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}{race}>"
+        prune = "" if self.prune is None else f" prune={self.prune.hidden}:{self.keep}"
+        return (f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}{race}"
+                f"{prune}>")
 
 
 def join_nets(nets: Sequence[Net]) -> Net:
@@ -873,7 +929,7 @@ def join_nets(nets: Sequence[Net]) -> Net:
     kernels still sum the zeros, so the joined net costs what a dense net of its size costs). The
     output weights are divided by the number of nets. All must be of one variant, encoding and
     output count, and all of one hidden layer or all of two (grow an encoding first with
-    :meth:`Net.with_encoding`). The joined net keeps the first net's race net and metadata, with
+    :meth:`Net.with_encoding`). The joined net keeps the first net's race net, pruning net and metadata, with
     ``meta["joined"]`` listing each net's sizes and games. Raises :class:`NetError` otherwise.
 
     >>> a = Net.create("minigam", hidden=4, seed=1)
@@ -910,7 +966,8 @@ def join_nets(nets: Sequence[Net]) -> Net:
         meta["hidden2"] = int(layer2[0].shape[0])
     meta["joined"] = [{"hidden": n.hidden, "hidden2": n.hidden2, "games": n.games,
                        **({"rank_fits": len(n.meta["rank_fits"])} if "rank_fits" in n.meta else {})} for n in nets]
-    return Net(first.variant, w1, b1, w2, b2, encoding=first.encoding, meta=meta, layer2=layer2, race=first.race)
+    return Net(first.variant, w1, b1, w2, b2, encoding=first.encoding, meta=meta, layer2=layer2, race=first.race,
+               prune=first.prune, keep=first.keep)
 
 
 def load_net(path: str | os.PathLike[str]) -> Net:
@@ -920,7 +977,7 @@ def load_net(path: str | os.PathLike[str]) -> Net:
             meta = json.loads(str(data["meta"]))
             parts = {prefix: ([data[prefix + k] for k in ("w1", "b1", "w2", "b2")],
                               (data[prefix + "wh"], data[prefix + "bh"]) if prefix + "wh" in data.files else None)
-                     for prefix in ("", "race_") if prefix + "w1" in data.files}
+                     for prefix in ("", "race_", "prune_") if prefix + "w1" in data.files}
             arrays, layer2 = parts[""]
     except (OSError, KeyError, ValueError) as e:
         raise NetError(f"cannot read a net from {str(path)!r}: {e}") from None
@@ -932,7 +989,13 @@ def load_net(path: str | os.PathLike[str]) -> Net:
         race_meta = meta.get("race", {})
         race = Net(variant, *parts["race_"][0], encoding=race_meta.get("encoding"), meta=race_meta,
                    layer2=parts["race_"][1])
-    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta, layer2=layer2, race=race)
+    prune, keep = None, 0
+    if "prune_" in parts:
+        prune_meta = meta.get("prune", {})
+        prune = Net(variant, *parts["prune_"][0], encoding=prune_meta.get("encoding"), meta=prune_meta)
+        keep = prune_meta.get("keep", 0)
+    return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta, layer2=layer2, race=race, prune=prune,
+               keep=keep)
 
 
 def shipped_path(variant: str | Variant) -> Path:

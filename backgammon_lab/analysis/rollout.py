@@ -506,7 +506,7 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     roll = template.roll
     k = kernel(v, net.encoding, net.hidden2)
     ws, sc, nout = _buffers(net)
-    weights = net.kernel_weights()
+    weights = net.search_weights()
     dbt = bearoff.kernel_database(v)
     mts = np.array([_game_rng(seed, i).getstate()[1] for i in range(lo, hi)], dtype=np.int64)
     firsts = [first_rolls(seed, i, games) if stratify else () for i in range(lo, hi)]

@@ -17,7 +17,11 @@ Plies (a ply is a roll of the dice, not a change of player)
     play of the side to act at ``k - 1`` plies. Every choice inside the search (a reply, the
     doubles named after a Mexican) is made at 0-ply and only the chosen one is looked at deeper,
     as GNU Backgammon prunes its inner plies. After a Mexican the plays are first ranked the cheap
-    way and only the best :data:`SHORTLIST` of them look the naming up.
+    way and only the best :data:`SHORTLIST` of them look the naming up. A net with a **pruning
+    net** (:meth:`Net.with_prune <backgammon_lab.analysis.nets.Net.with_prune>`) makes the choice of
+    a play inside the look-ahead cheaper still, as GNU Backgammon's pruning nets do: the small net
+    values every play and the net only the best ``keep`` of them. The root's plays (every value a
+    hint shows at 0-ply) and the bots' 0-ply choices are the net's alone.
 
 At the root, :meth:`Evaluator.rank_plays` spends the deeper plies only on the plays worth it, as GNU
 Backgammon's "normal" move filter does (:data:`FILTERS`).
@@ -185,7 +189,7 @@ class Evaluator:
             net = net.race
         slot = self._kernels.get(race)
         if slot is None:
-            slot = self._kernels[race] = (kernel(net.variant, net.encoding, net.hidden2), net.kernel_weights(),
+            slot = self._kernels[race] = (kernel(net.variant, net.encoding, net.hidden2), net.search_weights(),
                                           threading.local())
         mod, weights, local = slot
         tail = getattr(local, "tail", None)

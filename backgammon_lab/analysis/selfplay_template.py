@@ -557,7 +557,8 @@ def post_into(z, w2, b2, h, out, e1, e2):
     """post with scratch rows e1, e2 (H + H2 entries)."""
     H = z.shape[0]
     sigmoid_row(z, h, e1, e2)
-    if DEEP:  # the second hidden layer into e1[H:], its sigmoids with e1[:H2], e2[:H2] as scratch
+    # a net of one layer has only the output layer's rows (a pruning net, in a kernel of two layers)
+    if DEEP and w2.shape[0] != out.shape[0]:  # the second hidden layer into e1[H:], its sigmoids with e1[:H2], e2[:H2] as scratch
         # its weights are float32 (nets.Net keeps them so) and so are its sums: the activations
         # as float32 into e2 (room for 2 (H + H2) of them), four rows at a time, each h read once
         h32 = e2.view(np.float32)
@@ -1406,10 +1407,13 @@ def _towards(a, w, k):
 
 # ---------------------------------------------------------------------------------------------
 # the analysis search (backgammon_lab.analysis.search.Evaluator): the net's look-ahead at plies
-# 0..2, every choice inside it made at 0-ply. net = (w1, b1, w2, b2) as above, sc = (sb, x, h, tmp)
-# scratch rows, ws the move generator's workspace, K the outputs, look: a Mexican's plays are valued
-# by the naming that follows (else as if the mover rolled again), sl: only the best sl of them by
-# that cheap value look the naming up (0: all).
+# 0..2, every choice inside it made at 0-ply. net = (w1, b1, w2, b2, pw1, pb1, pw2, pb2, keep): the
+# weights as above, then the net's pruning net (one hidden layer, the same inputs and outputs; its
+# own first layer transposed) and how many plays it keeps (0: none, no pruning; nets.Net.search_weights).
+# A choice inside the look-ahead (_inner) values every play by the pruning net and only the best
+# keep of them by the net. sc = (sb, x, h, tmp) scratch rows, ws the move generator's workspace, K
+# the outputs, look: a Mexican's plays are valued by the naming that follows (else as if the mover
+# rolled again), sl: only the best sl of them by that cheap value look the naming up (0: all).
 
 
 @njit
@@ -1434,6 +1438,37 @@ def _rows(b, opp_off, a, c, named, net, ws, sc, K):
     boards = ws[0][:cnt].copy()
     rows = np.empty((cnt, K))
     net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
+             rows, False)
+    return boards, rows, kind
+
+
+@njit
+def _pruned_rows(b, opp_off, a, c, named, net, ws, sc, K):
+    """_rows for a choice inside the look-ahead: with a pruning net that keeps fewer plays than the
+    roll has, only the best keep plays by its values (the first of equal ones, in the move
+    generator's order), their boards and the net's values of them; else _rows."""
+    keep = net[8]
+    if keep <= 0:
+        return _rows(b, opp_off, a, c, named, net, ws, sc, K)
+    cnt, _used, kind = plays_of(b, a, c, named, ws)
+    if cnt <= keep:
+        boards = ws[0][:cnt].copy()
+        rows = np.empty((cnt, K))
+        net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3],
+                 inc_scratch(net[0].shape[1], K), rows, False)
+        return boards, rows, kind
+    cheap = np.empty((cnt, K))
+    net_rows(b, opp_off, ws[0], cnt, kind != 0, net[4], net[5], net[6], net[7], inc_scratch(net[4].shape[1], K),
+             cheap, False)
+    neg = np.empty(cnt)
+    for i in range(cnt):
+        neg[i] = -equity(cheap[i])
+    order = np.argsort(neg, kind="mergesort")
+    boards = np.empty((keep, W), np.int8)
+    for j in range(keep):
+        boards[j] = ws[0][order[j]]
+    rows = np.empty((keep, K))
+    net_rows(b, opp_off, boards, keep, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
              rows, False)
     return boards, rows, kind
 
@@ -1467,7 +1502,7 @@ def _name_play(b, opp_off, net, ws, K, row, nb):
     lowest on ties), and what follows that play (0 the turn passes, 1 roll again); row and nb get
     its values and its board. The same choice, play and values as _plain for each doubles (the
     first best play): _name_best ranking by equity, with its own scratch rows."""
-    w1, b1, w2, b2 = net
+    w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
     return _name_best(b, opp_off, w1, b1, w2, b2, ws, inc_scratch(w1.shape[1], K), True, np.empty(K), row, nb)
 
 
@@ -1494,6 +1529,23 @@ def best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board, n
     """best0, and the doubles (1..6) _name0 names after the play when it looked them up (else 0),
     with what follows their best play (0 the turn passes, 1 roll again), whose board nb gets."""
     boards, rows, kind = _rows(b, opp_off, a, c, named, net, ws, sc, K)
+    return _choose(opp_off, look, sl, net, ws, K, row, board, nb, boards, rows, kind)
+
+
+@njit
+def _inner(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board):
+    """The play of a-c the search makes inside its look-ahead: best0's choice among the plays the
+    net's pruning net keeps (_pruned_rows; all of them without one). Returns what follows it; row
+    and board get its 0-ply values and its board."""
+    boards, rows, kind = _pruned_rows(b, opp_off, a, c, named, net, ws, sc, K)
+    _best, kind, _k, _nk = _choose(opp_off, look, sl, net, ws, K, row, board, np.empty(W, np.int8), boards, rows,
+                                   kind)
+    return kind
+
+
+@njit
+def _choose(opp_off, look, sl, net, ws, K, row, board, nb, boards, rows, kind):
+    """best0_named's choice among the plays of boards, valued rows, followed by kind."""
     cnt = rows.shape[0]
     if kind == 2 and look:
         neg = np.empty(cnt)
@@ -1555,9 +1607,9 @@ def _roll0(b, opp_off, look, sl, net, ws, sc, K, out):
 
 @njit
 def _dice0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out):
-    """The mover's values once it has rolled a-c, at 0-ply: its best play's."""
+    """The mover's values once it has rolled a-c, at 0-ply: its best play's (chosen by _inner)."""
     board = np.empty(W, np.int8)
-    best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out, board)
+    _inner(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out, board)
 
 
 @njit
@@ -1656,10 +1708,11 @@ def _after{K}(board, opp_off, kind, look, sl, net, ws, sc, K, out):
 
 @njit
 def _dice{K}(b, opp_off, a, c, named, look, sl, net, ws, sc, K, out):
-    """The mover's values once it has rolled a-c, at ply {K}: its play chosen at 0-ply, valued at ply {K}."""
+    """The mover's values once it has rolled a-c, at ply {K}: its play chosen at 0-ply (_inner),
+    valued at ply {K}."""
     row = np.empty(K)
     board = np.empty(W, np.int8)
-    _i, kind = best0(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
+    kind = _inner(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board)
     _after{K}(board, opp_off, kind, look, sl, net, ws, sc, K, out)
 
 '''
@@ -1861,7 +1914,7 @@ def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, boa
     if kind == 2 and look:
         _i, kind, k, nkind = best0_named(b, opp_off, a, c, named, look, sl, net, ws, sc, K, row, board, nb)
         return kind, k, nkind
-    w1, b1, w2, b2 = net
+    w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
     same = kind != 0
     inc_base(b, opp_off, same, w1, b1, ic)
     bs = -1e300
