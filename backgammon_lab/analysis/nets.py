@@ -523,6 +523,8 @@ class Net:
     (and ``bh`` and ``b2``) as views of one packed array, the form the compiled kernels take
     (:meth:`kernel_weights`); such a net is made by :func:`~backgammon_lab.analysis.refine.distil`
     and refined by :func:`~backgammon_lab.analysis.refine.refine`, not trained by self-play.
+    ``race`` is the net's race net (:meth:`with_race`), ``prune`` its pruning net and ``keep`` the
+    plays that one keeps (:meth:`with_prune`); None and 0 when it has none.
 
     >>> from backgammon_lab import find_variant, Position
     >>> net = Net.create(find_variant("minigam"), hidden=8, seed=1)
