@@ -1436,10 +1436,16 @@ def _rows(b, opp_off, a, c, named, net, ws, sc, K):
     (a Mexican's as if the mover rolled again) and what follows them (0 end, 1 roll again, 2 name)."""
     cnt, _used, kind = plays_of(b, a, c, named, ws)
     boards = ws[0][:cnt].copy()
-    rows = np.empty((cnt, K))
-    net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
-             rows, False)
-    return boards, rows, kind
+    return boards, _valued(b, opp_off, boards, kind, net, K), kind
+
+
+@njit
+def _valued(b, opp_off, boards, kind, net, K):
+    """The net's 0-ply values for the mover of the plays from b to boards, followed by kind."""
+    rows = np.empty((boards.shape[0], K))
+    net_rows(b, opp_off, boards, boards.shape[0], kind != 0, net[0], net[1], net[2], net[3],
+             inc_scratch(net[0].shape[1], K), rows, False)
+    return rows
 
 
 @njit
@@ -1453,10 +1459,7 @@ def _pruned_rows(b, opp_off, a, c, named, net, ws, sc, K):
     cnt, _used, kind = plays_of(b, a, c, named, ws)
     if cnt <= keep:
         boards = ws[0][:cnt].copy()
-        rows = np.empty((cnt, K))
-        net_rows(b, opp_off, boards, cnt, kind != 0, net[0], net[1], net[2], net[3],
-                 inc_scratch(net[0].shape[1], K), rows, False)
-        return boards, rows, kind
+        return boards, _valued(b, opp_off, boards, kind, net, K), kind
     cheap = np.empty((cnt, K))
     net_rows(b, opp_off, ws[0], cnt, kind != 0, net[4], net[5], net[6], net[7], inc_scratch(net[4].shape[1], K),
              cheap, False)
@@ -1467,10 +1470,7 @@ def _pruned_rows(b, opp_off, a, c, named, net, ws, sc, K):
     boards = np.empty((keep, W), np.int8)
     for j in range(keep):
         boards[j] = ws[0][order[j]]
-    rows = np.empty((keep, K))
-    net_rows(b, opp_off, boards, keep, kind != 0, net[0], net[1], net[2], net[3], inc_scratch(net[0].shape[1], K),
-             rows, False)
-    return boards, rows, kind
+    return boards, _valued(b, opp_off, boards, kind, net, K), kind
 
 
 @njit
