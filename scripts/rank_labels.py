@@ -222,6 +222,7 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
     some = np.sort(train[: len(hold)])  # as many training decisions, to see the fit where it learnt
     before_train = _report(out, x, ids, teacher, some, sign)
     two = out.wh is not None
+    mask = out.layer2_mask()  # a joined net's second layer stays block-diagonal (zeros between its members)
     w = [out.w1, out.b1, *((out.wh, out.bh) if two else ()), out.w2, out.b2]
     m = [np.zeros_like(a) for a in w]
     v = [np.zeros_like(a) for a in w]
@@ -245,7 +246,7 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             dzh = (dz2 @ out.w2) * h * (1.0 - h)
             if two:  # back through the second hidden layer to the first
                 dz1 = (dzh @ out.wh) * h1 * (1.0 - h1)
-                grads: tuple[np.ndarray, ...] = (dz1.T @ xb, dz1.sum(axis=0), dzh.T @ h1, dzh.sum(axis=0),
+                grads: tuple[np.ndarray, ...] = (dz1.T @ xb, dz1.sum(axis=0), (dzh.T @ h1) * mask, dzh.sum(axis=0),
                                                  dz2.T @ h, dz2.sum(axis=0))
             else:
                 grads = (dzh.T @ xb, dzh.sum(axis=0), dz2.T @ h, dz2.sum(axis=0))

@@ -815,6 +815,39 @@ def test_joined_nets_value_a_position_by_the_mean_of_their_logits(hidden2: int, 
         join_nets([])
 
 
+def test_a_joined_net_s_second_layer_reads_each_member_s_units_only(tmp_path: Path) -> None:
+    """A joined net of two hidden layers is block-diagonal between them: ``layer2_mask`` marks each
+    second-layer unit's span of first-layer units, the kernel takes the spans (four units at a
+    time) after the biases and values positions as the numpy pass does, and a fit moves the weights
+    inside the spans only, so the zeros between the members (and the spans) survive fits and files.
+    A dense net's spans are its whole first layer."""
+    from backgammon_lab.analysis.refine import fit
+
+    a = Net.create("standard", hidden=6, hidden2=6, seed=1, encoding="td24e")
+    b = Net.create("standard", hidden=10, hidden2=5, seed=2, encoding="td24e")
+    dense_mask = a.layer2_mask()
+    assert dense_mask is not None and dense_mask.all()
+    assert Net.create("standard", hidden=4, seed=1).layer2_mask() is None
+    joined = join_nets([a, b])
+    mask = joined.layer2_mask()
+    assert mask is not None and mask.shape == (11, 16)
+    assert mask[:6, :6].all() and mask[6:, 6:].all() and not mask[:6, 6:].any() and not mask[6:, :6].any()
+    spans = joined.kernel_weights()[3][11 + 5:].reshape(-1, 2).tolist()
+    # units 0-3 and 4-7 are summed as fours: 4-7 straddle the members, so read both; 8, 9, 10 alone
+    assert spans == [[0, 6]] * 4 + [[0, 16]] * 4 + [[6, 16]] * 3
+    pos = sample_positions("standard", 40, seed=4)
+    boards = np.array([p.board() for p in pos])
+    offs = np.array([p.opponent_off for p in pos])
+    x = encode(joined.variant, boards, offs, "td24e")
+    assert np.allclose(joined.evaluate(boards, offs), joined.forward(x)[1], atol=1e-6)
+    fitted = fit(joined, x, np.full((40, 5), 0.3), epochs=3, lr=0.01, batch=8, seed=1)[0]
+    assert fitted.wh is not None and joined.wh is not None
+    assert not np.array_equal(fitted.wh[mask], joined.wh[mask]) and not fitted.wh[~mask].any()
+    back = load_net(fitted.save(tmp_path / "f.npz"))
+    assert np.array_equal(back.layer2_mask(), mask)
+    assert np.allclose(back.evaluate(boards, offs), fitted.forward(x)[1], atol=1e-6)
+
+
 def test_a_race_net_travels_with_its_net_through_files_and_copies(tmp_path: Path) -> None:
     """``Net.with_race``: the race net is saved in the same file and read back, carried by
     copies, and refused when it does not fit (another variant, other outputs, a race net of its

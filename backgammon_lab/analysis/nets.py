@@ -509,6 +509,34 @@ def _evaluate_kernel(variant: Variant, encoding: str, hidden2: int = 0) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
+# the second hidden layer's reach: which first-layer units each of its units reads
+
+
+def _reads(wh: np.ndarray) -> np.ndarray:
+    """``(hidden2, 2)``: for each second-layer unit the first and one past the last first-layer
+    unit with a weight other than zero (``(0, 0)``: none). A net joined by :func:`join_nets` has a
+    block-diagonal second layer, each unit reading its own member's units only; the kernels sum over
+    this span alone, and the fits keep the weights outside it at zero (:meth:`Net.layer2_mask`), so
+    the span stays true while a net learns."""
+    nz = wh != 0
+    anyz = nz.any(axis=1)
+    lo = np.where(anyz, nz.argmax(axis=1), 0)
+    hi = np.where(anyz, wh.shape[1] - nz[:, ::-1].argmax(axis=1), 0)
+    return np.stack([lo, hi], axis=1).astype(np.int64)
+
+
+def _group_reads(reads: np.ndarray) -> np.ndarray:
+    """The spans as the kernel reads them: it sums four second-layer units at a time (the last
+    ``hidden2 % 4`` one at a time), so each unit of a four gets the four's joint span."""
+    out = reads.copy()
+    for j in range(0, len(reads) - len(reads) % 4, 4):
+        part = reads[j:j + 4]
+        used = part[part[:, 1] > part[:, 0]]
+        out[j:j + 4] = (used[:, 0].min(), used[:, 1].max()) if len(used) else (0, 0)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # the net
 
 
@@ -562,6 +590,7 @@ class Net:
             raise NetError(f"inconsistent weight shapes {', '.join(map(str, shapes))} for {variant!r} with "
                            f"encoding {self.encoding!r}" + (" (a second hidden layer has 1 to hidden units)"
                                                             if wh is not None else ""))
+        self._reads: np.ndarray | None = None
         if wh is None or bh is None:
             self.wh: np.ndarray | None = None
             self.bh: np.ndarray | None = None
@@ -574,9 +603,11 @@ class Net:
             packed = np.zeros((last + k, h), dtype=np.float32)
             packed[:last] = wh
             packed[last:, :last] = w2
-            packed_b = np.concatenate([bh, b2]).astype(np.float32)
+            self._reads = _reads(packed[:last])
+            # after the biases, the first-layer units each second-layer row reads (see _reads)
+            packed_b = np.concatenate([bh, b2, _group_reads(self._reads).ravel()]).astype(np.float32)
             self.wh, self.bh = packed[:last], packed_b[:last]
-            self.w2, self.b2 = packed[last:, :last], packed_b[last:]
+            self.w2, self.b2 = packed[last:, :last], packed_b[last:last + k]
             self._packed = (packed, packed_b)
         self.meta: dict[str, Any] = dict(meta or {})
         self.race: Net | None = None
@@ -691,6 +722,27 @@ class Net:
     def hidden2(self) -> int:
         """Units of the second hidden layer (0: the net has one hidden layer)."""
         return 0 if self.wh is None else int(self.wh.shape[0])
+
+    def layer2_mask(self) -> np.ndarray | None:
+        """``(hidden2, hidden)`` booleans: the second layer's weights a fit may change, those
+        within each unit's span of first-layer units (None for a net of one hidden layer). The
+        span is taken when the net is made: from the first to the last weight other than zero of
+        each unit. Every weight of a dense net is inside it; in a net made by :func:`join_nets`
+        each unit of the second layer reads its own member's units only, and the fits of
+        :mod:`~backgammon_lab.analysis.refine` keep it so, which is what lets the kernels skip the
+        zeros between the members.
+
+        >>> a = Net.create("minigam", hidden=4, hidden2=2, seed=1)
+        >>> join_nets([a, a]).layer2_mask().astype(int)
+        array([[1, 1, 1, 1, 0, 0, 0, 0],
+               [1, 1, 1, 1, 0, 0, 0, 0],
+               [0, 0, 0, 0, 1, 1, 1, 1],
+               [0, 0, 0, 0, 1, 1, 1, 1]])
+        """
+        if self._reads is None:
+            return None
+        cols = np.arange(self.hidden)[None, :]
+        return (cols >= self._reads[:, :1]) & (cols < self._reads[:, 1:])  # type: ignore[no-any-return]
 
     def _layer2(self) -> tuple[np.ndarray, np.ndarray] | None:
         """Copies of the second hidden layer's weights and biases, or None."""

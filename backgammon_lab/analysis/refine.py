@@ -149,6 +149,7 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
     if out.wh is not None and out.bh is not None:
         w += [out.wh, out.bh]
     deep = len(w) == 4
+    mask = out.layer2_mask()
     w += [out.w2, out.b2]
     m = [np.zeros_like(a) for a in w]
     v = [np.zeros_like(a) for a in w]
@@ -165,9 +166,9 @@ def _fit(net: Net, rows_of: Callable[[np.ndarray], np.ndarray], n: int, targets:
             dz2 = (y - tb) / len(rows) if entropy else (y - tb) * y * (1.0 - y) / len(rows)
             dzh = (dz2 @ out.w2) * h * (1.0 - h)  # at the last hidden layer's pre-activations
             grads: tuple[np.ndarray, ...] = (dz2.T @ h, dz2.sum(axis=0))
-            if deep:
+            if deep:  # the second layer's weights outside each unit's span stay zero (Net.layer2_mask)
                 dz1 = (dzh @ out.wh) * h1 * (1.0 - h1)  # type: ignore[operator]
-                grads = (dz1.T @ xb, dz1.sum(axis=0), dzh.T @ h1, dzh.sum(axis=0), *grads)
+                grads = (dz1.T @ xb, dz1.sum(axis=0), (dzh.T @ h1) * mask, dzh.sum(axis=0), *grads)
             else:
                 grads = (dzh.T @ xb, dzh.sum(axis=0), *grads)
             step += 1

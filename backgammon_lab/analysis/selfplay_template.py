@@ -38,8 +38,10 @@ EXACT = {exact}  # td24m: bear-off with the exact die only
 NIN = {nin}
 # a second hidden layer of H2 units (0: none). Its weights travel packed with the output layer's,
 # so every kernel keeps the four arguments w1, b1, w2, b2: w2 (H2 + K, H) holds the second layer's
-# weights (rows 0..H2-1) above the output layer's (rows H2.., columns 0..H2-1), b2 (H2 + K) the
-# biases the same way (nets.Net keeps them so); the scratch rows e1, e2 have H + H2 entries
+# weights (rows 0..H2-1) above the output layer's (rows H2.., columns 0..H2-1), b2 (H2 + K + 2 H2)
+# the biases the same way, then for each second-layer row the first and one past the last column
+# of w2 it sums over (the zeros outside are skipped: a joined net's second layer is
+# block-diagonal); nets.Net keeps them so. The scratch rows e1, e2 have H + H2 entries
 H2 = {hidden2}
 DEEP = H2 > 0
 UNITS = C if ENC == 2 else 4  # the inputs of a point's checkers, for each side
@@ -565,10 +567,11 @@ def post_into(z, w2, b2, h, out, e1, e2):
         for k in range(H):
             h32[k] = np.float32(h[k])
         z2 = e1[H:H + H2]
+        sp = w2.shape[0]  # b2[sp + 2j], b2[sp + 2j + 1]: the span of first-layer units row j reads
         j = 0
         while j + 4 <= H2:
             s0, s1, s2, s3 = b2[j], b2[j + 1], b2[j + 2], b2[j + 3]
-            for k in range(H):
+            for k in range(int(b2[sp + 2 * j]), int(b2[sp + 2 * j + 1])):
                 hk = h32[k]
                 s0 += w2[j, k] * hk
                 s1 += w2[j + 1, k] * hk
@@ -578,7 +581,7 @@ def post_into(z, w2, b2, h, out, e1, e2):
             j += 4
         for j in range(j, H2):
             s = b2[j]
-            for k in range(H):
+            for k in range(int(b2[sp + 2 * j]), int(b2[sp + 2 * j + 1])):
                 s += w2[j, k] * h32[k]
             z2[j] = s
         sigmoid_row(z2, z2, e1[:H2], e2[:H2])
