@@ -752,8 +752,10 @@ class Net:
         """Copies of the weights as the compiled search and rollouts take them: the first layer
         transposed, ``(inputs, hidden)``, its biases, then the output layer's weights and biases,
         or with a second hidden layer that layer's packed above them (``(hidden2 + outputs,
-        hidden)`` and ``(hidden2 + outputs,)``; the kernel of :func:`selfplay.kernel(variant,
-        encoding, hidden2) <backgammon_lab.analysis.selfplay.kernel>` reads them so)."""
+        hidden)`` and ``(hidden2 + outputs + 2 hidden2,)``: after the biases, each second-layer
+        unit's span of first-layer units, see :meth:`layer2_mask`; the kernel of
+        :func:`selfplay.kernel(variant, encoding, hidden2) <backgammon_lab.analysis.selfplay.kernel>`
+        reads them so)."""
         return (self._w1t.copy(), self.b1.copy(), self._packed[0].copy(), self._packed[1].copy())
 
     def search_weights(self) -> tuple[Any, ...]:
@@ -979,8 +981,10 @@ class Net:
 def join_nets(nets: Sequence[Net]) -> Net:
     """One net whose output logits are the mean of the logits of ``nets``: an **ensemble** that the
     kernels evaluate as one net. The hidden units stand side by side; with two hidden layers the
-    second layer is block-diagonal (each net's second layer reads only its own first layer; the
-    kernels still sum the zeros, so the joined net costs what a dense net of its size costs). The
+    second layer is block-diagonal (each net's second layer reads only its own first layer): the
+    kernels sum each of its units over its own net's units alone, so that layer costs what the
+    nets' second layers cost together, and the fits keep it block-diagonal
+    (:meth:`Net.layer2_mask`). The
     output weights are divided by the number of nets. All must be of one variant, encoding and
     output count, and all of one hidden layer or all of two (grow an encoding first with
     :meth:`Net.with_encoding`). The joined net keeps the first net's race net, pruning net and metadata, with
