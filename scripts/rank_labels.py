@@ -179,6 +179,12 @@ def _softmax_by(z: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
     return e / tot[ids]
 
 
+def _outputs(net: Net, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
+    """``net.forward(x)[1]`` a chunk of rows at a time: the hidden layers of a million rows at
+    once would need tens of GB."""
+    return np.concatenate([net.forward(x[k:k + chunk])[1] for k in range(0, len(x), chunk)])
+
+
 def _mover(y: np.ndarray, sign: np.ndarray) -> np.ndarray:
     """The mover's equity of each candidate from the net's outputs ``y``: ``sign`` is 1 where they
     are the opponent's (it rolls next), -1 where they are the mover's own (it rolls again)."""
@@ -189,7 +195,7 @@ def _report(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, decis
             sign: np.ndarray) -> tuple[float, float]:
     """Agreement with the teacher's best and the teacher's equity lost, over ``decisions``."""
     rows = np.flatnonzero(np.isin(ids, decisions))
-    e = _mover(net.forward(x[rows])[1], sign[rows])
+    e = _mover(_outputs(net, x[rows]), sign[rows])
     agree = lost = 0.0
     sub = ids[rows]
     for d in decisions:
@@ -214,7 +220,7 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
     k = max(1, n_dec // 10)  # at least one decision held out
     hold, train = np.sort(order[:k]), order[k:]
     out = net.copy()
-    y0 = net.forward(x)[1]
+    y0 = _outputs(net, x)
     q_all = _softmax_by(teacher / tau, ids, n_dec)
     assert np.all(np.diff(ids) >= 0), "rows sorted by decision"
     starts = np.searchsorted(ids, np.arange(n_dec + 1))
@@ -255,7 +261,7 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             adam_step(w, grads, m, v, step, rate)
     after = _report(out, x, ids, teacher, hold, sign)
     after_train = _report(out, x, ids, teacher, some, sign)
-    drift = float(np.abs(out.forward(x)[1] - y0).mean())
+    drift = float(np.abs(_outputs(out, x) - y0).mean())
     return out, {"decisions": n_dec, "held_out": len(hold), "agree_before": before[0], "agree_after": after[0],
                  "lost_before": before[1], "lost_after": after[1], "output_drift": drift,
                  "train_lost_before": before_train[1], "train_lost_after": after_train[1]}
