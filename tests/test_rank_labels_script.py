@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from backgammon_lab.analysis.netbot import NetBot
-from backgammon_lab.analysis.nets import Net, encode, equity, load_net, shipped_net
+from backgammon_lab.analysis.nets import Net, encode, equity, join_nets, load_net, shipped_net
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator
 from backgammon_lab.engine import MakePlay, RollDice, advance, position_state
@@ -109,6 +109,24 @@ def test_the_ranking_fit_learns_the_teachers_order(hidden2: int) -> None:
         assert not np.array_equal(fitted.wh, net.wh)
     assert stats["train_lost_after"] < stats["train_lost_before"]
     assert stats["train_lost_after"] < 0.2 * stats["train_lost_before"]
+
+
+def test_the_ranking_fit_keeps_a_joined_net_block_diagonal() -> None:
+    """A joined net's second layer reads each member's units only; the ranking fit moves the
+    weights of each member's block and leaves the zeros between them (``Net.layer2_mask``)."""
+    mod = _script()
+    joined = join_nets([Net.create("standard", hidden=h, hidden2=h // 2, seed=h) for h in (6, 8)])
+    mask = joined.layer2_mask()
+    assert mask is not None and not mask.all()
+    pos = sample_positions("standard", 30, seed=5)
+    x = encode(joined.variant, np.array([p.board() for p in pos]), np.array([p.opponent_off for p in pos]),
+               joined.encoding)
+    teacher = np.random.default_rng(0).normal(0, 0.05, 30)
+    fitted, _ = mod.fit_ranking(joined, x, np.repeat(np.arange(10), 3), teacher, tau=0.01, anchor=0.0, lr=0.01,
+                                epochs=20)
+    assert fitted.wh is not None and joined.wh is not None
+    assert not np.array_equal(fitted.wh[mask], joined.wh[mask]) and not fitted.wh[~mask].any()
+    assert np.array_equal(fitted.layer2_mask(), mask)
 
 
 def test_mexican_labels_value_each_candidate_for_the_side_that_rolls_next(tmp_path: Path) -> None:
