@@ -185,6 +185,13 @@ def _outputs(net: Net, x: np.ndarray, chunk: int = 65536) -> np.ndarray:
     return np.concatenate([net.forward(x[k:k + chunk])[1] for k in range(0, len(x), chunk)])
 
 
+def _encode(net: Net, boards: np.ndarray, offs: np.ndarray, chunk: int = 65536) -> np.ndarray:
+    """The net's input rows of ``boards``, a chunk of rows at a time: the features' intermediate
+    arrays for a million boards at once took some 10 GB more than the rows themselves."""
+    return np.concatenate([encode(net.variant, boards[k:k + chunk], offs[k:k + chunk], net.encoding)
+                           for k in range(0, len(boards), chunk)])
+
+
 def _mover(y: np.ndarray, sign: np.ndarray) -> np.ndarray:
     """The mover's equity of each candidate from the net's outputs ``y``: ``sign`` is 1 where they
     are the opponent's (it rolls next), -1 where they are the mover's own (it rolls again)."""
@@ -289,7 +296,7 @@ def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs
     d = load_labels(paths)
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
-    x = encode(net.variant, d["boards"][order], d["offs"][order], net.encoding)
+    x = _encode(net, d["boards"][order], d["offs"][order])
     t = time.process_time()
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
                                 epochs=epochs, sign=np.where(d["same"][order], -1.0, 1.0))
