@@ -129,6 +129,35 @@ def test_the_ranking_fit_keeps_a_joined_net_block_diagonal() -> None:
     assert np.array_equal(fitted.layer2_mask(), mask)
 
 
+def test_the_value_term_pulls_each_candidates_equity_to_the_teachers() -> None:
+    """With ``value`` the fit also makes each candidate's equity the teacher's, not only their
+    order: the equities land nearer the teacher's than the ranking alone puts them."""
+    mod = _script()
+    net = Net.create("standard", hidden=8, seed=3, hidden2=4)
+    pos = sample_positions("standard", 60, seed=5)
+    boards = np.array([p.board() for p in pos])
+    offs = np.array([p.opponent_off for p in pos])
+    x = encode(net.variant, boards, offs, net.encoding)
+    ids = np.repeat(np.arange(20), 3)
+    teacher = np.random.default_rng(0).normal(0.3, 0.05, 60)  # a level the fresh net is far from
+
+    def distance(n: Net) -> float:
+        return float(np.abs(mod._mover(mod._outputs(n, x), np.ones(60)) - teacher).mean())
+
+    plain, _ = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=30)
+    valued, _ = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=30, value=100.0)
+    assert distance(valued) < 0.5 * min(distance(plain), distance(net))
+
+
+def test_the_fit_encodes_its_candidates_a_chunk_at_a_time_as_at_once() -> None:
+    mod = _script()
+    net = Net.create("standard", hidden=4, seed=1)
+    pos = sample_positions("standard", 25, seed=2)
+    boards = np.array([p.board() for p in pos])
+    offs = np.array([p.opponent_off for p in pos])
+    assert np.array_equal(mod._encode(net, boards, offs, chunk=7), encode(net.variant, boards, offs, net.encoding))
+
+
 def test_mexican_labels_value_each_candidate_for_the_side_that_rolls_next(tmp_path: Path) -> None:
     """In Mexican a candidate after doubles is the mover's own board (it rolls again, ``same``):
     the net's 0-ply there, signed by who rolls, is the play's 0-ply value. No decision is a 1-2
