@@ -2,7 +2,7 @@
 
     python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
-    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--crashed 1] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
 
 The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net that
 labels (its self-play and its search) and the net fitted is that variant's shipped net (``--net
@@ -32,7 +32,9 @@ each decision the softmax of its 0-ply equities (over ``tau``) follows the softm
 teacher's (cross-entropy), plus ``anchor`` times
 half the squared distance of its outputs from the net's own before the fit (so the values stay
 where TD put them), plus ``value`` times half the squared distance of each candidate's equity from
-the teacher's (0, the default, fits the ranking alone). A tenth of the decisions is held out: it prints how often the net's best
+the teacher's (0, the default, fits the ranking alone). ``crashed`` weighs the decisions whose
+candidates include a crashed position (:func:`crashed_boards`) that many times over the others (1,
+the default: all alike). A tenth of the decisions is held out: it prints how often the net's best
 candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
 Several label files fit as one (the two rounds of 5 December: ``fit OUT.npz
 training/labels/standard_rank2.npz training/labels/standard_rank2_round2.npz``); their chunks'
@@ -217,11 +219,12 @@ def _report(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, decis
 
 def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *, tau: float, anchor: float,
                 lr: float, epochs: int, batch: int = 64, seed: int = 1, sign: np.ndarray | None = None,
-                value: float = 0.0) -> tuple[Net, dict[str, float]]:
+                value: float = 0.0, weight: np.ndarray | None = None) -> tuple[Net, dict[str, float]]:
     """A copy of ``net`` fitted to the teacher's ranking (see the module's text); ``sign`` as in
     :func:`_mover` (default: the opponent rolls next after every candidate); ``value`` weighs a
     squared error of each candidate's equity against the teacher's, summed over a decision's
-    candidates like the ranking's cross-entropy."""
+    candidates like the ranking's cross-entropy; ``weight`` (one a decision, default 1) weighs
+    each decision's ranking and value terms."""
     sign = np.ones(len(ids)) if sign is None else sign
     weights = EQUITY_WEIGHTS[net.w2.shape[0]]
     n_dec = int(ids.max()) + 1
@@ -259,6 +262,8 @@ def fit_ranking(net: Net, x: np.ndarray, ids: np.ndarray, teacher: np.ndarray, *
             de = (p - q_all[rows]) / tau / len(decs)  # d loss / d mover's equity
             if value:
                 de = de + value * (e_mover - teacher[rows]) / len(decs)
+            if weight is not None:
+                de = de * weight[ids[rows]]
             dy = -(de * sign[rows])[:, None] * weights[None, :] + anchor * (y - y0[rows]) / len(rows)
             dz2 = dy * y * (1.0 - y)
             dzh = (dz2 @ out.w2) * h * (1.0 - h)
@@ -295,18 +300,42 @@ def load_labels(paths: list[str]) -> dict[str, np.ndarray]:
     return d
 
 
+#: At most this many checkers of a side, besides the spares piled on its ace and deuce points,
+#: make a crashed position (the rule of ``benchmarks/strength.py``'s ``position_class``).
+CRASHED_CHECKERS = 6
+
+
+def crashed_boards(boards: np.ndarray) -> np.ndarray:
+    """Whether each board (rows of ``Position.board()``: off, the 24 points, the two bars) is crashed:
+    in it a side has at most :data:`CRASHED_CHECKERS` checkers on the board or the bar besides all
+    but one on each of its ace and deuce points. Contact is not checked: the labels hold no races."""
+    pts = boards[:, 1:25].astype(np.int64)
+    me, op = np.clip(pts, 0, None), np.clip(-pts, 0, None)
+    spare = lambda a, b: np.maximum(a - 1, 0) + np.maximum(b - 1, 0)  # noqa: E731
+    mine = me.sum(axis=1) + boards[:, 25] - spare(me[:, 0], me[:, 1])
+    theirs = op.sum(axis=1) + boards[:, 26] - spare(op[:, 23], op[:, 22])
+    return (mine <= CRASHED_CHECKERS) | (theirs <= CRASHED_CHECKERS)
+
+
 def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs: int,
-        variant: str = "standard", start: str | None = None, value: float = 0.0) -> None:
+        variant: str = "standard", start: str | None = None, value: float = 0.0, crashed: float = 1.0) -> None:
     net = load_net(start) if start else _net(variant)
     d = load_labels(paths)
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
     x = _encode(net, d["boards"][order], d["offs"][order])
+    weight = None
+    if crashed != 1.0:
+        weight = np.ones(int(ids.max()) + 1)
+        weight[np.unique(ids[crashed_boards(d["boards"])])] = crashed
+        print(f"{int((weight != 1).sum())} of {len(weight)} decisions crashed, weighed {crashed}")
     t = time.process_time()
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
-                                epochs=epochs, sign=np.where(d["same"][order], -1.0, 1.0), value=value)
+                                epochs=epochs, sign=np.where(d["same"][order], -1.0, 1.0), value=value,
+                                weight=weight)
     fitted.meta["rank_fit"] = {"labels": " ".join(os.path.basename(p) for p in paths), "tau": tau,
-                               "anchor": anchor, **({"value": value} if value else {}), "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
+                               "anchor": anchor, **({"value": value} if value else {}),
+                               **({"crashed": crashed} if crashed != 1.0 else {}), "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
     # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
     fitted.meta["rank_fits"] = [*before, fitted.meta["rank_fit"]]
@@ -326,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--anchor", type=float, default=1.0)
     ap.add_argument("--value", type=float, default=0.0,
                     help="weight of the squared error of each candidate's equity against the teacher's (fit)")
+    ap.add_argument("--crashed", type=float, default=1.0,
+                    help="weight of the decisions with a crashed candidate against the others' 1 (fit)")
     ap.add_argument("--lr", type=float, default=0.0001)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variant", choices=("standard", "mexican"), default="standard")
@@ -339,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if len(a.args) < 2:
                 raise ValueError("fit needs OUT.npz and at least one LABELS.npz")
-            fit(a.args[0], a.args[1:], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net, a.value)
+            fit(a.args[0], a.args[1:], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net, a.value, a.crashed)
     except (ValueError, OSError) as e:
         print(f"rank_labels: {e}", file=sys.stderr)
         return 2

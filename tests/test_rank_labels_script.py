@@ -225,3 +225,37 @@ def test_a_ply_0_chunk_holds_the_teacher_nets_own_values_of_its_filtered_plays(t
         assert t.max() - t.min() <= 0.16 + 1e-9
     assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "0", "--dir", str(tmp_path)]) == 0
     assert set(np.load(tmp_path / "m.npz")["seeds"]) == {11}
+
+
+def test_crashed_boards_follows_the_benchmarks_rule_for_either_side() -> None:
+    """``crashed_boards`` on boards in the mover's view agrees with ``position_class`` of
+    ``benchmarks/strength.py`` on positions in contact, crashed ones among them, for either side."""
+    mod = _script()
+    spec = importlib.util.spec_from_file_location("strength", SCRIPT.parents[1] / "benchmarks" / "strength.py")
+    assert spec is not None and spec.loader is not None
+    strength = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(strength)
+    from backgammon_lab.analysis.strategy import contact
+    from backgammon_lab.position import Position
+
+    pos = [p for p in sample_positions("standard", 400, seed=11) if contact(p)]
+    # white keeps 8 checkers, 5 of them on its ace point (4 spares): crashed, whoever is on roll
+    pos += [Position.from_string(f"standard/{t}/1x5,2x1,20x2/13x5,8x5,6x5") for t in "wb"]
+    boards = np.array([p.board() for p in pos])
+    want = np.array([strength.position_class(p) == "crashed" for p in pos])
+    assert want.any() and not want.all()
+    assert np.array_equal(mod.crashed_boards(boards), want)
+
+
+def test_a_decision_of_weight_zero_is_left_to_the_anchor() -> None:
+    """``weight`` scales each decision's ranking term: with the anchor off, a decision of weight
+    0 leaves the fit untouched, so fitting it with another decision of weight 0 is a fit of nothing."""
+    mod = _script()
+    net = Net.create("standard", hidden=8, seed=3, hidden2=4)
+    pos = sample_positions("standard", 12, seed=5)
+    x = encode(net.variant, np.array([p.board() for p in pos]), np.array([p.opponent_off for p in pos]), net.encoding)
+    ids = np.repeat(np.arange(4), 3)
+    teacher = np.random.default_rng(0).normal(0, 0.05, 12)
+    still, _ = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=5, weight=np.zeros(4))
+    moved, _ = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=5, weight=np.ones(4))
+    assert np.array_equal(still.w1, net.w1) and not np.array_equal(moved.w1, net.w1)
