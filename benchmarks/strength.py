@@ -381,26 +381,16 @@ def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, in
     return out
 
 
-#: At most this many checkers of a side still shape the game when its position has crashed.
-CRASHED_CHECKERS = 6
-
-
 def position_class(pos: Position) -> str:
     """The position's class: "race" without contact; "crashed" in contact when a side has at most
-    :data:`CRASHED_CHECKERS` checkers on the board besides the spares piled on its ace and deuce
-    points (all but one on each: checkers that no longer play); "contact" otherwise. gnubg splits
+    ``CRASHED_CHECKERS`` checkers on the board besides the spares piled on its ace and deuce points
+    (:func:`~backgammon_lab.analysis.strategy.crashed_boards`); "contact" otherwise. gnubg splits
     its nets by classes of this kind; this is our own rule, for the benchmark's diagnosis only."""
-    from backgammon_lab.analysis.strategy import contact
+    from backgammon_lab.analysis.strategy import contact, crashed_boards
 
     if not contact(pos):
         return "race"
-    bar = pos.variant.bar
-    for side in (WHITE, BLACK):
-        on = sum(pos.count(side, p) for p in range(1, bar + 1))
-        spares = max(pos.count(side, 1) - 1, 0) + max(pos.count(side, 2) - 1, 0)
-        if on - spares <= CRASHED_CHECKERS:
-            return "crashed"
-    return "contact"
+    return "crashed" if crashed_boards(np.array([pos.board()]))[0] else "contact"
 
 
 CLASSES = ("contact", "crashed", "race")

@@ -33,7 +33,7 @@ teacher's (cross-entropy), plus ``anchor`` times
 half the squared distance of its outputs from the net's own before the fit (so the values stay
 where TD put them), plus ``value`` times half the squared distance of each candidate's equity from
 the teacher's (0, the default, fits the ranking alone). ``crashed`` weighs the decisions whose
-candidates include a crashed position (:func:`crashed_boards`) that many times over the others (1,
+candidates include a crashed position (``backgammon_lab.analysis.strategy.crashed_boards``) that many times over the others (1,
 the default: all alike). A tenth of the decisions is held out: it prints how often the net's best
 candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
 Several label files fit as one (the two rounds of 5 December: ``fit OUT.npz
@@ -58,7 +58,7 @@ from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, load_net
 from backgammon_lab.analysis.refine import adam_step
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator, move_filter
-from backgammon_lab.analysis.strategy import contact
+from backgammon_lab.analysis.strategy import contact, crashed_boards
 from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
 from backgammon_lab.position import Position, Roll
 
@@ -298,23 +298,6 @@ def load_labels(paths: list[str]) -> dict[str, np.ndarray]:
     d = {k: np.concatenate([q[k] for q in parts]) for k in keys}
     d["same"] = np.concatenate([q["same"] if "same" in q.files else np.zeros(len(q["group"]), bool) for q in parts])
     return d
-
-
-#: At most this many checkers of a side, besides the spares piled on its ace and deuce points,
-#: make a crashed position (the rule of ``benchmarks/strength.py``'s ``position_class``).
-CRASHED_CHECKERS = 6
-
-
-def crashed_boards(boards: np.ndarray) -> np.ndarray:
-    """Whether each board (rows of ``Position.board()``: off, the 24 points, the two bars) is crashed:
-    in it a side has at most :data:`CRASHED_CHECKERS` checkers on the board or the bar besides all
-    but one on each of its ace and deuce points. Contact is not checked: the labels hold no races."""
-    pts = boards[:, 1:25].astype(np.int64)
-    me, op = np.clip(pts, 0, None), np.clip(-pts, 0, None)
-    spare = lambda a, b: np.maximum(a - 1, 0) + np.maximum(b - 1, 0)  # noqa: E731
-    mine = me.sum(axis=1) + boards[:, 25] - spare(me[:, 0], me[:, 1])
-    theirs = op.sum(axis=1) + boards[:, 26] - spare(op[:, 23], op[:, 22])
-    return (mine <= CRASHED_CHECKERS) | (theirs <= CRASHED_CHECKERS)
 
 
 def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs: int,

@@ -26,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..engine import ALL_ROLLS, play_text
 from ..errors import AnalysisError
 from ..position import BLACK, OFF, WHITE, Play, Position, Roll, other
@@ -34,7 +36,7 @@ from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
 __all__ = ["StrategyError", "PlayFacts", "play_facts", "what_it_does", "Drill", "Puzzle", "Question", "question",
            "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "puzzle_dir", "shots_against", "full_roll_rolls",
-           "find_play", "puzzle_theme", "contact", "all_home", "cap_refuses"]
+           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "all_home", "cap_refuses"]
 
 
 def puzzle_dir() -> Path:
@@ -151,6 +153,33 @@ def contact(pos: Position) -> bool:
         return True  # the other side has a checker on the bar, behind every one of the mover's
     yours = next((p for p in range(1, bar) if b[p] < 0), 0)  # the other side's rearmost, in the mover's numbering
     return bool(yours) and mine > yours
+
+
+#: At most this many checkers of a side still shape the game once it has crashed (besides the spares
+#: piled on its ace and deuce points, all but one on each: checkers that no longer play).
+CRASHED_CHECKERS = 6
+
+
+def crashed_boards(boards: np.ndarray) -> np.ndarray:
+    """Whether each mover's-eye board (rows of :meth:`Position.board`: off, the points, the mover's
+    bar, the other's bar) is *crashed*: a side has at most :data:`CRASHED_CHECKERS` checkers on the
+    points and the bar besides the spares on its ace and deuce points. Contact is not checked (see
+    :func:`contact`); gnubg keeps a net for positions of this kind, and the benchmarks sort errors by it.
+
+    >>> b = Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5").board()
+    >>> crashed_boards(np.array([b])).tolist()
+    [True]
+    """
+    boards = np.asarray(boards)
+    pts = boards[:, 1:-2].astype(np.int64)
+    me, op = np.clip(pts, 0, None), np.clip(-pts, 0, None)
+
+    def playing(side: np.ndarray, bar: np.ndarray, ace: int, deuce: int) -> np.ndarray:
+        spares = np.maximum(side[:, ace] - 1, 0) + np.maximum(side[:, deuce] - 1, 0)
+        return side.sum(axis=1) + bar - spares
+
+    return np.asarray((playing(me, boards[:, -2], 0, 1) <= CRASHED_CHECKERS)
+                      | (playing(op, boards[:, -1], -1, -2) <= CRASHED_CHECKERS))
 
 
 def all_home(pos: Position) -> bool:
