@@ -3,7 +3,7 @@
     python benchmarks/strength.py minigam [--net PATH] [--positions 10000] [--games 4000]
     python benchmarks/strength.py match VARIANT --opponent heuristic|gnubg|perfect|net:PATH [--games N] [--ply 1]
                                         [--rollout GAMES [--truncate TURNS] [--luck]]
-    python benchmarks/strength.py judge [--net PATH] [--positions 200] [--ply 1]
+    python benchmarks/strength.py judge [--net PATH] [--positions 200] [--ply 1] [--only contact|crashed|race]
     python benchmarks/strength.py speed [--seconds 20] [--no-train] [--hints-only] [--evals-only] [--train-only]
                                         [--hint-positions 200] [--ply2 200]
 
@@ -35,7 +35,8 @@
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,
     and the mean equity lost per decision; HeuristicBot and gnubg 0-ply for scale. ``--raw FILE``
     writes each decision's equity lost by each player (JSON lines), so that two runs on the same
-    positions can be compared decision by decision.
+    positions can be compared decision by decision. ``--only crashed`` (or ``contact``, ``race``)
+    draws the decisions from positions of that class alone (half of those the self-play meets).
 ``speed``
     Net evaluations per second of CPU (batches of one roll's candidates, and the public calls one
     position at a time: ``Net.evaluate`` of one board, ``Net.evaluate_position``) vs gnubg 0-ply
@@ -360,8 +361,9 @@ def cmd_match(args: argparse.Namespace) -> dict[str, Any]:
 # standard positions judged by gnubg 2-ply
 
 
-def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, int]]]:
-    """``n`` (position, dice) decisions with at least two legal plays from gnubg 0-ply self-play."""
+def gnubg_positions(n: int, seed: int = 0, only: str | None = None) -> list[tuple[Position, tuple[int, int]]]:
+    """``n`` (position, dice) decisions with at least two legal plays from gnubg 0-ply self-play
+    (a tenth of them, at random); ``only="crashed"``: from crashed positions only (half of them)."""
     v = find_variant("standard")
     bot = GnubgBot()
     rng = random.Random(seed)
@@ -375,7 +377,10 @@ def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, in
                 s, _ = advance(s, RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))
             else:
                 assert s.plays is not None and s.roll is not None
-                if len(s.plays) > 1 and rng.random() < 0.1:
+                if only is None:
+                    if len(s.plays) > 1 and rng.random() < 0.1:
+                        out.append((s.position, s.roll.dice))
+                elif len(s.plays) > 1 and position_class(s.position) == only and rng.random() < 0.5:
                     out.append((s.position, s.roll.dice))
                 s, _ = advance(s, bot.choose(s))
     return out
@@ -384,13 +389,13 @@ def gnubg_positions(n: int, seed: int = 0) -> list[tuple[Position, tuple[int, in
 def position_class(pos: Position) -> str:
     """The position's class: "race" without contact; "crashed" in contact when a side has at most
     ``CRASHED_CHECKERS`` checkers on the board besides the spares piled on its ace and deuce points
-    (:func:`~backgammon_lab.analysis.strategy.crashed_boards`); "contact" otherwise. gnubg splits
-    its nets by classes of this kind; this is our own rule, for the benchmark's diagnosis only."""
-    from backgammon_lab.analysis.strategy import contact, crashed_boards
+    (:func:`~backgammon_lab.analysis.strategy.crashed`, the class a net's crashed net values);
+    "contact" otherwise. gnubg splits its nets by classes of this kind; the rule is our own."""
+    from backgammon_lab.analysis.strategy import contact, crashed
 
     if not contact(pos):
         return "race"
-    return "crashed" if crashed_boards(np.array([pos.board()]))[0] else "contact"
+    return "crashed" if crashed(pos) else "contact"
 
 
 CLASSES = ("contact", "crashed", "race")
@@ -403,7 +408,7 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
     net = _net(args.net, v)
     judge = Gnubg(plies=2)
     g0 = Gnubg(plies=0)
-    decisions = gnubg_positions(args.positions, args.seed)
+    decisions = gnubg_positions(args.positions, args.seed, args.only)
     rows: dict[str, list[tuple[bool, float]]] = {"net 0-ply": [], "HeuristicBot": [], "gnubg 0-ply": []}
     if args.ply:
         rows[f"net {args.ply}-ply"] = []
@@ -436,7 +441,8 @@ def cmd_judge(args: argparse.Namespace) -> dict[str, Any]:
         classes.append(position_class(pos))
         for name, i in picks.items():
             rows[name].append((bool(truth[i] >= best - 1e-9), best - float(truth[i])))
-    out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)"}
+    out: dict[str, Any] = {"positions": len(decisions), "judge": "gnubg 2-ply cubeless (prune)",
+                           **({"only": args.only} if args.only else {})}
     if args.raw:  # one line a decision: its class and each player's equity lost, to pair runs later
         with open(args.raw, "w") as f:
             for k, cls in enumerate(classes):
@@ -632,6 +638,7 @@ def main(argv: list[str] | None = None) -> int:
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--ply", type=int, default=0, choices=(0, 1, 2), help="also judge the net's plays at this ply")
     j.add_argument("--raw", help="write each decision's equity lost by each player to this file (JSON lines)")
+    j.add_argument("--only", choices=CLASSES, help="judge decisions from positions of this class only")
     j.add_argument("--filters", type=json.loads, default=None,
                    help="the move filters of --ply as JSON pairs [[plays, equity], ...] (default: the library's)")
     j.set_defaults(func=cmd_judge)

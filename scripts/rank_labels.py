@@ -1,6 +1,6 @@
 """Teach a net's 0-ply the *ranking* of its own deeper search (an experiment of issue 19).
 
-    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET]
+    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET] [--only crashed]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
     python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--crashed 1] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
 
@@ -58,7 +58,7 @@ from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, load_net
 from backgammon_lab.analysis.refine import adam_step
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator, move_filter
-from backgammon_lab.analysis.strategy import contact, crashed_boards
+from backgammon_lab.analysis.strategy import contact, crashed, crashed_boards
 from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
 from backgammon_lab.position import Position, Roll
 
@@ -85,8 +85,9 @@ def _skip(ev: Evaluator, p: Position) -> bool:
     return ev._race(p) is not None
 
 
-def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.ndarray]:
-    """One chunk of decisions (see the module's text)."""
+def label_chunk(net: Net, seed: int, size: int, ply: int = 2, only_crashed: bool = False) -> dict[str, np.ndarray]:
+    """One chunk of decisions (see the module's text); ``only_crashed`` keeps only the decisions
+    from crashed positions (:func:`~backgammon_lab.analysis.strategy.crashed`)."""
     ev = Evaluator(net)
     rng = random.Random(seed)
     boards: list[tuple[int, ...]] = []
@@ -97,6 +98,8 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.nd
     for d, p in enumerate(sample_positions(net.variant, size, NetBot(net), seed=seed, explore=0.1)):
         st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
         if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2 or _skip(ev, p):
+            continue
+        if only_crashed and not crashed(p):
             continue
         if advance(st, MakePlay(st.plays[0]))[0].phase is Phase.NAME:
             continue  # a Mexican 1-2: the plays are valued through the doubles named next
@@ -131,7 +134,7 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2) -> dict[str, np.nd
 
 
 def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant: str = "standard",
-          teacher: str | None = None) -> None:
+          teacher: str | None = None, only_crashed: bool = False) -> None:
     net = load_net(teacher) if teacher else _net(variant)
     if net.variant.name != variant:
         raise ValueError(f"--net {teacher!r} is a {net.variant.name} net, not {variant}")
@@ -141,7 +144,7 @@ def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant
         if os.path.exists(out):
             continue
         t = time.process_time()
-        cols: dict[str, Any] = label_chunk(net, s, size, ply)
+        cols: dict[str, Any] = label_chunk(net, s, size, ply, only_crashed)
         tmp = out + ".tmp.npz"
         np.savez(tmp, **cols)
         os.replace(tmp, out)
@@ -301,9 +304,17 @@ def load_labels(paths: list[str]) -> dict[str, np.ndarray]:
 
 
 def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs: int,
-        variant: str = "standard", start: str | None = None, value: float = 0.0, crashed: float = 1.0) -> None:
+        variant: str = "standard", start: str | None = None, value: float = 0.0, crashed: float = 1.0,
+        only_crashed: bool = False) -> None:
     net = load_net(start) if start else _net(variant)
     d = load_labels(paths)
+    if only_crashed:  # a crashed position's plays all reach crashed boards; a contact one's rarely all
+        dec = _decisions(d["seeds"], d["group"])
+        every = np.ones(int(dec.max()) + 1, bool)
+        np.logical_and.at(every, dec, crashed_boards(d["boards"]))
+        keep = every[dec]
+        d = {k: a[keep] for k, a in d.items()}
+        print(f"{int(every.sum())} of {len(every)} decisions from crashed positions kept")
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
     x = _encode(net, d["boards"][order], d["offs"][order])
@@ -318,7 +329,8 @@ def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs
                                 weight=weight)
     fitted.meta["rank_fit"] = {"labels": " ".join(os.path.basename(p) for p in paths), "tau": tau,
                                "anchor": anchor, **({"value": value} if value else {}),
-                               **({"crashed": crashed} if crashed != 1.0 else {}), "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
+                               **({"crashed": crashed} if crashed != 1.0 else {}),
+                               **({"only": "crashed"} if only_crashed else {}), "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
     # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
     fitted.meta["rank_fits"] = [*before, fitted.meta["rank_fit"]]
@@ -343,17 +355,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=0.0001)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variant", choices=("standard", "mexican"), default="standard")
+    ap.add_argument("--only", choices=("crashed",),
+                    help="label (label) or fit (fit) only the decisions from crashed positions")
     ap.add_argument("--net", help="label with (or fit) this net file instead of the variant's shipped net")
     a = ap.parse_args(argv)
     try:
         if a.kind == "label":
-            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant, a.net)
+            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant, a.net, a.only == "crashed")
         elif a.kind == "merge":
             merge(a.args[0], a.dir, a.ply)
         else:
             if len(a.args) < 2:
                 raise ValueError("fit needs OUT.npz and at least one LABELS.npz")
-            fit(a.args[0], a.args[1:], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net, a.value, a.crashed)
+            fit(a.args[0], a.args[1:], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net, a.value, a.crashed,
+                a.only == "crashed")
     except (ValueError, OSError) as e:
         print(f"rank_labels: {e}", file=sys.stderr)
         return 2

@@ -41,7 +41,7 @@ from backgammon_lab.analysis.nets import (
 )
 from backgammon_lab.analysis.rollout import play_out, sample_positions
 from backgammon_lab.analysis.search import SHORTLIST, Evaluator
-from backgammon_lab.analysis.strategy import contact
+from backgammon_lab.analysis.strategy import contact, crashed
 from backgammon_lab.analysis.train import Trainer
 from backgammon_lab.engine import (
     KEEP,
@@ -891,6 +891,62 @@ def test_the_search_values_a_race_by_the_race_net_and_contact_by_the_net() -> No
     assert np.allclose(ev.roll_row(start, 1), ev_main.roll_row(start, 1))
     homes = Position.from_string("standard/w/6x2,5x3/5x4")
     assert np.allclose(ev.roll_row(homes, 0), ev_main.roll_row(homes, 0))  # exact: neither net
+
+
+def test_a_crashed_net_travels_with_its_net_and_searches_with_its_pruning_net(tmp_path: Path) -> None:
+    """``Net.with_crashed``: the crashed net is saved in the same file and read back (one or two
+    hidden layers), carried by copies, joins and grown encodings, searches with the net's pruning
+    net (set before or after), and is refused when it does not fit (another variant, encoding or
+    outputs, a race or crashed net of its own), leaving the net as it was."""
+    main = Net.create("standard", hidden=6, seed=1, encoding="td24e").with_race(Net.create("standard", hidden=3))
+    pruner = Net.create("standard", hidden=4, seed=2, encoding="td24e")
+    crash = Net.create("standard", hidden=5, hidden2=2, seed=3, encoding="td24e")
+    net = main.with_prune(pruner, keep=3).with_crashed(crash)
+    assert main.crashed is None and net.crashed is not None and net.crashed is not crash
+    assert repr(net).endswith("race=td24-3 crashed=5-2 prune=4:3>")
+    assert net.crashed.prune is not None and net.crashed.keep == 3
+    assert np.array_equal(net.crashed.search_weights()[4], pruner.w1.T)
+    back = load_net(net.save(tmp_path / "n.npz"))
+    assert back.crashed is not None and back.crashed.hidden2 == 2 and back.race is not None
+    assert np.array_equal(back.crashed.w1, crash.w1) and np.array_equal(back.w1, main.w1)
+    assert np.allclose(back.crashed.wh, crash.wh) and back.crashed.keep == 3
+    assert back.copy().crashed is not None and join_nets([back, main]).crashed is not None
+    late = main.with_crashed(crash).with_prune(pruner, keep=2)  # a pruning net given afterwards reaches it too
+    assert late.crashed is not None and late.crashed.keep == 2 and late.crashed.prune is not None
+    grown = back.with_encoding("td24t")
+    assert grown.crashed is not None and grown.crashed.encoding == "td24t" and grown.crashed.keep == 3
+    bare = back.with_crashed(None)
+    assert bare.crashed is None and bare.race is not None and bare.prune is not None
+    assert "crashed" not in load_net(bare.save(tmp_path / "b.npz")).meta
+    bad_nets = (Net.create("mexican", hidden=3, encoding="td24e"), Net.create("standard", hidden=3),
+                crash.with_race(Net.create("standard", hidden=3)), main.with_crashed(crash), "crashed")
+    for bad in bad_nets:
+        with pytest.raises(NetError, match="crashed net"):
+            main.with_crashed(bad)  # type: ignore[arg-type]
+    assert main.crashed is None
+
+
+def test_the_search_values_a_crashed_position_by_the_crashed_net() -> None:
+    """From a crashed position (in contact, a side with at most six checkers in play) the evaluator
+    searches with the net's crashed net, at every ply; from other contact positions with the net
+    itself, and from a race with the race net."""
+    main = Net.create("standard", hidden=6, seed=1)
+    crash = Net.create("standard", hidden=5, seed=7)
+    race = Net.create("standard", hidden=4, seed=8)
+    both = main.with_crashed(crash).with_race(race)
+    ev, ev_main, ev_crash, ev_race = Evaluator(both), Evaluator(main), Evaluator(crash), Evaluator(race)
+    broken = Position.from_string("standard/w/1x5,2x4,3x2,20x2/13x5,8x5,6x5")
+    assert crashed(broken) and contact(broken)
+    for ply in (0, 1):
+        assert np.allclose(ev.roll_row(broken, ply), ev_crash.roll_row(broken, ply))
+        assert not np.allclose(ev.roll_row(broken, ply), ev_main.roll_row(broken, ply))
+    st = advance(position_state(broken), RollDice(Roll(6, 3)))[0]
+    assert np.allclose(ev.play_values(st), ev_crash.play_values(st))
+    start = Position.start("standard")
+    assert not crashed(start)
+    assert np.allclose(ev.roll_row(start, 1), ev_main.roll_row(start, 1))
+    racing = Position.from_string("standard/w/13x2,9x3,6x5,5x5/11x4,6x5,4x6")
+    assert np.allclose(ev.roll_row(racing, 0), ev_race.roll_row(racing, 0))
 
 
 def test_a_pruning_net_travels_with_its_net_through_files_and_copies(tmp_path: Path) -> None:

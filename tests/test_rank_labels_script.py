@@ -259,3 +259,25 @@ def test_a_decision_of_weight_zero_is_left_to_the_anchor() -> None:
     still, _ = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=5, weight=np.zeros(4))
     moved, _ = mod.fit_ranking(net, x, ids, teacher, tau=0.01, anchor=0.0, lr=0.01, epochs=5, weight=np.ones(4))
     assert np.array_equal(still.w1, net.w1) and not np.array_equal(moved.w1, net.w1)
+
+
+def test_only_crashed_labels_and_fits_the_decisions_from_crashed_positions(tmp_path: Path) -> None:
+    """``label --only crashed`` keeps, of the chunk the same seed gives without it, exactly the
+    decisions from crashed positions (same dice, same rows); ``fit --only crashed`` fits the
+    decisions whose candidates are all crashed, those among them, and records it."""
+    mod = _script()
+    args = ["label", "21", "1", "--size", "300", "--ply", "1"]
+    assert mod.main([*args, "--dir", str(tmp_path / "all")]) == 0
+    assert mod.main([*args, "--only", "crashed", "--dir", str(tmp_path / "crashed")]) == 0
+    every = np.load(tmp_path / "all" / "rank1_s21.npz")
+    only = np.load(tmp_path / "crashed" / "rank1_s21.npz")
+    assert 0 < len(np.unique(only["group"])) < len(np.unique(every["group"]))
+    assert mod.crashed_boards(only["boards"]).all()
+    rows = np.isin(every["group"], only["group"])
+    for k in ("boards", "offs", "group", "teacher"):
+        assert np.array_equal(every[k][rows], only[k])
+    assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "1", "--dir", str(tmp_path / "all")]) == 0
+    assert mod.main(["fit", str(tmp_path / "f.npz"), str(tmp_path / "m.npz"), "--epochs", "1",
+                     "--only", "crashed"]) == 0
+    fit = load_net(tmp_path / "f.npz").meta["rank_fit"]
+    assert fit["only"] == "crashed" and len(np.unique(only["group"])) <= fit["decisions"]

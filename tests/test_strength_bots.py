@@ -134,3 +134,15 @@ def test_the_labels_diagnosis_splits_races_into_bearing_off_and_the_others(tmp_p
     g = out["gnubg 0-ply"]
     assert set(g) == {"all", "contact", "race", "race, bearing off", "race, the others"}
     assert g["all"] == pytest.approx((g["contact"] + g["race, bearing off"] + g["race, the others"]) / 3, abs=2e-4)
+
+
+def test_the_judges_positions_can_be_drawn_from_one_class() -> None:
+    """``judge --only crashed``: every decision drawn is from a crashed position with a choice of
+    plays; without ``only`` the draw is the judge's usual one (the same seed, the same decisions)."""
+    pytest.importorskip("gnubg")
+    from strength import gnubg_positions
+
+    got = gnubg_positions(4, seed=3, only="crashed")
+    assert len(got) == 4 and all(position_class(p) == "crashed" for p, _ in got)
+    assert gnubg_positions(3, seed=3) == gnubg_positions(3, seed=3, only=None)
+    assert not all(position_class(p) == "crashed" for p, _ in gnubg_positions(20, seed=3))

@@ -54,9 +54,10 @@ Files
     :meth:`Net.save` writes a ``.npz``: the four weight arrays (six with a second hidden layer:
     ``wh`` and ``bh`` too) and a JSON text of metadata (variant,
     options, encoding, hidden size, games trained, seed, time, training commands, the trainer's
-    random state); a race net (:meth:`Net.with_race`) and a pruning net (:meth:`Net.with_prune`)
-    travel in the same file, their arrays prefixed ``race_`` and ``prune_``, their metadata under
-    ``"race"`` and ``"prune"``. :func:`load_net` reads it back. Shipped nets live in
+    random state); a race net (:meth:`Net.with_race`), a crashed net (:meth:`Net.with_crashed`)
+    and a pruning net (:meth:`Net.with_prune`) travel in the same file, their arrays prefixed
+    ``race_``, ``crashed_`` and ``prune_``, their metadata under ``"race"``, ``"crashed"`` and
+    ``"prune"``. :func:`load_net` reads it back. Shipped nets live in
     ``backgammon_lab/data/nets/<variant>.npz``; :func:`shipped_net` loads the one for a variant.
 """
 
@@ -551,8 +552,9 @@ class Net:
     (and ``bh`` and ``b2``) as views of one packed array, the form the compiled kernels take
     (:meth:`kernel_weights`); such a net is made by :func:`~backgammon_lab.analysis.refine.distil`
     and refined by :func:`~backgammon_lab.analysis.refine.refine`, not trained by self-play.
-    ``race`` is the net's race net (:meth:`with_race`), ``prune`` its pruning net and ``keep`` the
-    plays that one keeps (:meth:`with_prune`); None and 0 when it has none.
+    ``race`` is the net's race net (:meth:`with_race`), ``crashed`` its crashed net
+    (:meth:`with_crashed`), ``prune`` its pruning net and ``keep`` the plays that one keeps
+    (:meth:`with_prune`); None and 0 when it has none.
 
     >>> from backgammon_lab import find_variant, Position
     >>> net = Net.create(find_variant("minigam"), hidden=8, seed=1)
@@ -565,7 +567,7 @@ class Net:
     def __init__(self, variant: Variant, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                  *, encoding: str | None = None, meta: dict[str, Any] | None = None,
                  layer2: tuple[np.ndarray, np.ndarray] | None = None, race: Net | None = None,
-                 prune: Net | None = None, keep: int = 0) -> None:
+                 prune: Net | None = None, keep: int = 0, crashed: Net | None = None) -> None:
         self.variant = variant
         self.encoding = encoding or encoding_for(variant)
         # the first layer is held transposed, an input's weights contiguous (as the kernels read
@@ -619,6 +621,13 @@ class Net:
         if prune is not None:
             self.keep = self._check_prune(prune, keep)
             self.prune = prune
+        self.crashed: Net | None = None
+        if crashed is not None:
+            self._check_crashed(crashed)
+            # the crashed net searches with this net's pruning net (one pruning net a file)
+            self.crashed = Net(crashed.variant, crashed.w1, crashed.b1, crashed.w2, crashed.b2,
+                               encoding=crashed.encoding, meta=crashed.meta, layer2=crashed._layer2(),
+                               prune=self.prune, keep=self.keep)
 
     def _check_race(self, race: Any) -> None:
         """Raise :class:`NetError` unless ``race`` can be this net's race net."""
@@ -626,8 +635,18 @@ class Net:
             raise NetError(f"a race net is a Net, not {race!r:.200}")
         if race.variant != self.variant or race.outputs != self.outputs:
             raise NetError(f"the race net {race!r} does not fit {self!r}: the same variant and outputs are needed")
-        if race.race is not None:
-            raise NetError(f"the race net {race!r} has a race net of its own")
+        if race.race is not None or race.crashed is not None:
+            raise NetError(f"the race net {race!r} has a race or crashed net of its own")
+
+    def _check_crashed(self, crashed: Any) -> None:
+        """Raise :class:`NetError` unless ``crashed`` can be this net's crashed net."""
+        if not isinstance(crashed, Net):
+            raise NetError(f"a crashed net is a Net, not {crashed!r:.200}")
+        if (crashed.variant, crashed.encoding, crashed.outputs) != (self.variant, self.encoding, self.outputs):
+            raise NetError(f"the crashed net {crashed!r} does not fit {self!r}: the same variant, encoding and "
+                           "outputs are needed")
+        if crashed.race is not None or crashed.crashed is not None:
+            raise NetError(f"the crashed net {crashed!r} has a race or crashed net of its own")
 
     def _check_prune(self, prune: Any, keep: Any) -> int:
         """Raise :class:`NetError` unless ``prune`` can be this net's pruning net keeping ``keep``
@@ -637,7 +656,7 @@ class Net:
         if (prune.variant, prune.encoding, prune.outputs) != (self.variant, self.encoding, self.outputs):
             raise NetError(f"the pruning net {prune!r} does not fit {self!r}: the same variant, encoding and outputs "
                            "are needed")
-        if prune.wh is not None or prune.race is not None or prune.prune is not None:
+        if prune.wh is not None or prune.race is not None or prune.prune is not None or prune.crashed is not None:
             raise NetError(f"a pruning net has one hidden layer and no race or pruning net of its own, not {prune!r}")
         try:
             return whole_number(keep, "keep", 1, 1000, NetError)
@@ -656,6 +675,8 @@ class Net:
         out = self.copy()
         out.prune = prune.copy() if prune is not None else None
         out.keep = keep
+        if out.crashed is not None:  # the crashed net searches with the same pruning net
+            out.crashed.prune, out.crashed.keep = out.prune, keep
         return out
 
     def with_race(self, race: Net | None) -> Net:
@@ -669,6 +690,28 @@ class Net:
         out = self.copy()
         out.race = race.copy() if race is not None else None
         return out
+
+    def with_crashed(self, crashed: Net | None) -> Net:
+        """A copy of this net with ``crashed`` (a copy of it) as its **crashed net**, or none: the
+        net the search values by when the position searched from is crashed (in contact, and a side
+        has at most :data:`~backgammon_lab.analysis.strategy.CRASHED_CHECKERS` checkers still in
+        play: :func:`~backgammon_lab.analysis.strategy.crashed`; see
+        :class:`~backgammon_lab.analysis.search.Evaluator`), as GNU Backgammon keeps a net for
+        crashed positions. It searches with this net's pruning net and is saved in the same file.
+        Raises :class:`NetError` for a net of another variant, encoding or outputs, or one with a
+        race or crashed net of its own.
+
+        >>> a, b = Net.create("minigam", hidden=4, seed=1), Net.create("minigam", hidden=6, seed=2)
+        >>> a.with_crashed(b)
+        <Net minigam strip 130-4-1 games=0 crashed=6>
+        """
+        if crashed is not None:
+            self._check_crashed(crashed)
+        return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
+                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2(),
+                   race=self.race.copy() if self.race is not None else None,
+                   prune=self.prune.copy() if self.prune is not None else None, keep=self.keep,
+                   crashed=crashed.copy() if crashed is not None else None)
 
     @property
     def w1(self) -> np.ndarray:
@@ -796,8 +839,9 @@ class Net:
         meta = json.loads(json.dumps(self.meta))
         meta.setdefault("grown", []).append({"from": self.encoding, "to": encoding, "games": self.games})
         prune = self.prune.with_encoding(encoding) if self.prune is not None else None
+        crashed = self.crashed.with_prune(None).with_encoding(encoding) if self.crashed is not None else None
         return Net(self.variant, w1, self.b1.copy(), self.w2.copy(), self.b2.copy(), encoding=encoding, meta=meta,
-                   layer2=self._layer2(), race=self.race, prune=prune, keep=self.keep)
+                   layer2=self._layer2(), race=self.race, prune=prune, keep=self.keep, crashed=crashed)
 
     def with_hidden(self, hidden: int, *, seed: int = 0) -> Net:
         """This net with its hidden layer widened to ``hidden`` units (at least its own). The new
@@ -823,14 +867,16 @@ class Net:
         meta.setdefault("grown", []).append({"hidden_from": self.hidden, "hidden_to": hidden, "seed": int(seed),
                                              "games": self.games})
         return Net(self.variant, w1, np.concatenate([self.b1, np.zeros(extra)]), w2, self.b2.copy(),
-                   encoding=self.encoding, meta=meta, race=self.race, prune=self.prune, keep=self.keep)
+                   encoding=self.encoding, meta=meta, race=self.race, prune=self.prune, keep=self.keep,
+                   crashed=self.crashed)
 
     def copy(self) -> Net:
         """An independent copy (weights and metadata)."""
         return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
                    encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2(),
                    race=self.race.copy() if self.race is not None else None,
-                   prune=self.prune.copy() if self.prune is not None else None, keep=self.keep)
+                   prune=self.prune.copy() if self.prune is not None else None, keep=self.keep,
+                   crashed=self.crashed.copy() if self.crashed is not None else None)
 
     # -- evaluation ------------------------------------------------------------------------------
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -940,8 +986,9 @@ class Net:
         target = Path(path)
         target.parent.mkdir(parents=True, exist_ok=True)
         meta = dict(self.meta)
-        meta.pop("race", None)  # the race net's and the pruning net's own, written below when there is one
+        meta.pop("race", None)  # the race, crashed and pruning nets' own, written below when there is one
         meta.pop("prune", None)
+        meta.pop("crashed", None)
         meta.update(variant=self.variant.name, options=self.variant.option_values, encoding=self.encoding,
                     hidden=self.hidden, outputs=list(self.outputs), format=FORMAT_VERSION)
         arrays: dict[str, Any] = dict(self._arrays())
@@ -952,6 +999,11 @@ class Net:
             race = self.race
             meta["race"] = {**race.meta, "encoding": race.encoding, "hidden": race.hidden,
                             **({"hidden2": race.hidden2} if race.wh is not None else {})}
+        if self.crashed is not None:
+            arrays.update({f"crashed_{k}": a for k, a in self.crashed._arrays().items()})
+            crashed = self.crashed
+            meta["crashed"] = {**crashed.meta, "encoding": crashed.encoding, "hidden": crashed.hidden,
+                               **({"hidden2": crashed.hidden2} if crashed.wh is not None else {})}
         if self.prune is not None:
             arrays.update({f"prune_{k}": a for k, a in self.prune._arrays().items()})
             meta["prune"] = {**self.prune.meta, "encoding": self.prune.encoding, "hidden": self.prune.hidden,
@@ -974,8 +1026,10 @@ class Net:
         sizes = [self.inputs, self.hidden] + ([self.hidden2] if self.wh is not None else []) + [len(self.outputs)]
         race = "" if self.race is None else f" race={self.race.encoding}-{self.race.hidden}"
         prune = "" if self.prune is None else f" prune={self.prune.hidden}:{self.keep}"
+        crashed = "" if self.crashed is None else \
+            f" crashed={'-'.join(map(str, [self.crashed.hidden] + ([self.crashed.hidden2] if self.crashed.wh is not None else [])))}"
         return (f"<Net {self.variant.name} {self.encoding} {'-'.join(map(str, sizes))} games={self.games}{race}"
-                f"{prune}>")
+                f"{crashed}{prune}>")
 
 
 def join_nets(nets: Sequence[Net]) -> Net:
@@ -987,7 +1041,7 @@ def join_nets(nets: Sequence[Net]) -> Net:
     (:meth:`Net.layer2_mask`). The
     output weights are divided by the number of nets. All must be of one variant, encoding and
     output count, and all of one hidden layer or all of two (grow an encoding first with
-    :meth:`Net.with_encoding`). The joined net keeps the first net's race net, pruning net and metadata, with
+    :meth:`Net.with_encoding`). The joined net keeps the first net's race net, crashed net, pruning net and metadata, with
     ``meta["joined"]`` listing each net's sizes and games. Raises :class:`NetError` otherwise.
 
     >>> a = Net.create("minigam", hidden=4, seed=1)
@@ -1025,7 +1079,7 @@ def join_nets(nets: Sequence[Net]) -> Net:
     meta["joined"] = [{"hidden": n.hidden, "hidden2": n.hidden2, "games": n.games,
                        **({"rank_fits": len(n.meta["rank_fits"])} if "rank_fits" in n.meta else {})} for n in nets]
     return Net(first.variant, w1, b1, w2, b2, encoding=first.encoding, meta=meta, layer2=layer2, race=first.race,
-               prune=first.prune, keep=first.keep)
+               prune=first.prune, keep=first.keep, crashed=first.crashed)
 
 
 def load_net(path: str | os.PathLike[str]) -> Net:
@@ -1035,7 +1089,7 @@ def load_net(path: str | os.PathLike[str]) -> Net:
             meta = json.loads(str(data["meta"]))
             parts = {prefix: ([data[prefix + k] for k in ("w1", "b1", "w2", "b2")],
                               (data[prefix + "wh"], data[prefix + "bh"]) if prefix + "wh" in data.files else None)
-                     for prefix in ("", "race_", "prune_") if prefix + "w1" in data.files}
+                     for prefix in ("", "race_", "crashed_", "prune_") if prefix + "w1" in data.files}
             arrays, layer2 = parts[""]
     except (OSError, KeyError, ValueError) as e:
         raise NetError(f"cannot read a net from {str(path)!r}: {e}") from None
@@ -1052,8 +1106,13 @@ def load_net(path: str | os.PathLike[str]) -> Net:
         prune_meta = meta.get("prune", {})
         prune = Net(variant, *parts["prune_"][0], encoding=prune_meta.get("encoding"), meta=prune_meta)
         keep = prune_meta.get("keep", 0)
+    crashed = None
+    if "crashed_" in parts:
+        crashed_meta = meta.get("crashed", {})
+        crashed = Net(variant, *parts["crashed_"][0], encoding=crashed_meta.get("encoding"), meta=crashed_meta,
+                      layer2=parts["crashed_"][1])
     return Net(variant, *arrays, encoding=meta.get("encoding"), meta=meta, layer2=layer2, race=race, prune=prune,
-               keep=keep)
+               keep=keep, crashed=crashed)
 
 
 def shipped_path(variant: str | Variant) -> Path:

@@ -42,7 +42,7 @@ from . import bearoff as _bearoff
 from . import nets as _nets
 from .options import FILTERS, check_ply
 from .selfplay import kernel, workspace
-from .strategy import contact
+from .strategy import contact, crashed
 
 __all__ = ["Evaluator", "evaluator_for", "check_ply", "equity_of", "equities", "rank_key", "FILTERS", "SHORTLIST",
            "keep_or_reroll_values", "name_values"]  # check_ply and FILTERS are the options' (options.py)
@@ -127,8 +127,9 @@ class Evaluator:
     bear-off races (by default the bear-off database's exact values replace them; the self-play
     trainer's reference turns this off, as its kernel reads only the net). A search from any other
     race (no contact) is made with the net's race net when it has one (:meth:`Net.with_race
-    <backgammon_lab.analysis.nets.Net.with_race>`). The net's weights are read when the evaluator
-    is made.
+    <backgammon_lab.analysis.nets.Net.with_race>`), a search from a crashed position with its
+    crashed net (:meth:`Net.with_crashed <backgammon_lab.analysis.nets.Net.with_crashed>`). The
+    net's weights are read when the evaluator is made.
     """
 
     def __init__(self, net: Any = None, table: Any = None, *, lookahead: bool = True,
@@ -147,7 +148,7 @@ class Evaluator:
         self.kind = "exact" if table is not None else "net"
         self.outputs: tuple[str, ...] = ("win",) if table is not None else tuple(net.outputs)
         self.variant = table.variant if table is not None else net.variant
-        self._kernels: dict[bool, Any] = {}  # the kernel, weights and buffers of the net (False) and its race net (True)
+        self._kernels: dict[str, Any] = {}  # the kernel, weights and buffers of the net ("main"), its race and crashed nets
         # a net's values in a pure bear-off race give way to the exact bear-off database's (unless
         # exact_races is false: the net's own values, as the self-play trainer's choices)
         self.exact_races = bool(exact_races) and table is None and _bearoff.has_database(self.variant)
@@ -182,15 +183,20 @@ class Evaluator:
         (read once) and the buffers, one set per thread (the kernel releases the GIL). The net is
         the net's race net (:attr:`Net.race <backgammon_lab.analysis.nets.Net.race>`) when it has
         one and ``position`` is a race (no contact: every position the search reaches from it is
-        one too), else the net itself."""
+        one too), its crashed net (:attr:`Net.crashed <backgammon_lab.analysis.nets.Net.crashed>`)
+        when it has one and ``position`` is crashed (:func:`~backgammon_lab.analysis.strategy.crashed`;
+        the whole search from it, as the positions it reaches stay crashed or become races), else
+        the net itself."""
         net = self.net
-        race = net.race is not None and not contact(position)
-        if race:
-            net = net.race
-        slot = self._kernels.get(race)
+        which = "main"
+        if net.race is not None and not contact(position):
+            net, which = net.race, "race"
+        elif net.crashed is not None and crashed(position):
+            net, which = net.crashed, "crashed"
+        slot = self._kernels.get(which)
         if slot is None:
-            slot = self._kernels[race] = (kernel(net.variant, net.encoding, net.hidden2), net.search_weights(),
-                                          threading.local())
+            slot = self._kernels[which] = (kernel(net.variant, net.encoding, net.hidden2), net.search_weights(),
+                                           threading.local())
         mod, weights, local = slot
         tail = getattr(local, "tail", None)
         if tail is None:

@@ -36,7 +36,7 @@ from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
 __all__ = ["StrategyError", "PlayFacts", "play_facts", "what_it_does", "Drill", "Puzzle", "Question", "question",
            "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "puzzle_dir", "shots_against", "full_roll_rolls",
-           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "all_home", "cap_refuses"]
+           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "crashed", "all_home", "cap_refuses"]
 
 
 def puzzle_dir() -> Path:
@@ -180,6 +180,19 @@ def crashed_boards(boards: np.ndarray) -> np.ndarray:
 
     return np.asarray((playing(me, boards[:, -2], 0, 1) <= CRASHED_CHECKERS)
                       | (playing(op, boards[:, -1], -1, -2) <= CRASHED_CHECKERS))
+
+
+def crashed(pos: Position) -> bool:
+    """True when ``pos`` is in :func:`contact` and its board is crashed (:func:`crashed_boards`):
+    the class of positions a net's crashed net values (:meth:`Net.with_crashed
+    <backgammon_lab.analysis.nets.Net.with_crashed>`) and the benchmarks sort errors by.
+
+    >>> crashed(Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5"))
+    True
+    >>> crashed(Position.start("standard"))
+    False
+    """
+    return contact(pos) and bool(crashed_boards(np.array([pos.board()]))[0])
 
 
 def all_home(pos: Position) -> bool:
