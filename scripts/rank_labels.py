@@ -2,7 +2,7 @@
 
     python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET] [--only crashed]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
-    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--crashed 1] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--crashed 1] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET] [--only crashed]
 
 The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net that
 labels (its self-play and its search) and the net fitted is that variant's shipped net (``--net
@@ -34,7 +34,11 @@ half the squared distance of its outputs from the net's own before the fit (so t
 where TD put them), plus ``value`` times half the squared distance of each candidate's equity from
 the teacher's (0, the default, fits the ranking alone). ``crashed`` weighs the decisions whose
 candidates include a crashed position (``backgammon_lab.analysis.strategy.crashed_boards``) that many times over the others (1,
-the default: all alike). A tenth of the decisions is held out: it prints how often the net's best
+the default: all alike). ``--only crashed`` labels only the decisions from crashed positions
+(``backgammon_lab.analysis.strategy.crashed``: in contact, a side with at most six checkers in play)
+and fits only the decisions whose candidates are all crashed (a crashed position's plays all are),
+into the net's **crashed net** (``Net.with_crashed``; the net itself when it has none): OUT is the
+net with the fitted crashed net, the search's net from crashed positions. A tenth of the decisions is held out: it prints how often the net's best
 candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
 Several label files fit as one (the two rounds of 5 December: ``fit OUT.npz
 training/labels/standard_rank2.npz training/labels/standard_rank2_round2.npz``); their chunks'
@@ -324,6 +328,9 @@ def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs
         weight[np.unique(ids[crashed_boards(d["boards"])])] = crashed
         print(f"{int((weight != 1).sum())} of {len(weight)} decisions crashed, weighed {crashed}")
     t = time.process_time()
+    whole = net
+    if only_crashed:  # fit the net's crashed net (the net itself, bare, when it has none)
+        net = net.crashed if net.crashed is not None else net.with_race(None)
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
                                 epochs=epochs, sign=np.where(d["same"][order], -1.0, 1.0), value=value,
                                 weight=weight)
@@ -334,6 +341,8 @@ def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs
     # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
     fitted.meta["rank_fits"] = [*before, fitted.meta["rank_fit"]]
+    if only_crashed:
+        fitted = whole.with_crashed(fitted.with_prune(None))
     fitted.save(out)
     print(out, {k: round(v, 5) for k, v in stats.items()}, f"{time.process_time() - t:.0f} s CPU")
 

@@ -279,5 +279,14 @@ def test_only_crashed_labels_and_fits_the_decisions_from_crashed_positions(tmp_p
     assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "1", "--dir", str(tmp_path / "all")]) == 0
     assert mod.main(["fit", str(tmp_path / "f.npz"), str(tmp_path / "m.npz"), "--epochs", "1",
                      "--only", "crashed"]) == 0
-    fit = load_net(tmp_path / "f.npz").meta["rank_fit"]
+    whole = load_net(tmp_path / "f.npz")  # the shipped net with the fit as its crashed net
+    net = shipped_net("standard")
+    assert whole.crashed is not None and np.array_equal(whole.w1, net.w1) and whole.race is not None
+    assert whole.crashed.keep == net.keep and not np.array_equal(whole.crashed.w1, net.w1)
+    fit = whole.crashed.meta["rank_fit"]
     assert fit["only"] == "crashed" and len(np.unique(only["group"])) <= fit["decisions"]
+    # fitted again, the crashed net is what moves on
+    assert mod.main(["fit", str(tmp_path / "g.npz"), str(tmp_path / "m.npz"), "--epochs", "1",
+                     "--only", "crashed", "--net", str(tmp_path / "f.npz")]) == 0
+    again = load_net(tmp_path / "g.npz")
+    assert again.crashed is not None and len(again.crashed.meta["rank_fits"]) == len(whole.crashed.meta["rank_fits"]) + 1

@@ -1002,7 +1002,8 @@ class Net:
         if self.crashed is not None:
             arrays.update({f"crashed_{k}": a for k, a in self.crashed._arrays().items()})
             crashed = self.crashed
-            meta["crashed"] = {**crashed.meta, "encoding": crashed.encoding, "hidden": crashed.hidden,
+            own = {k: v for k, v in crashed.meta.items() if k not in ("race", "prune", "crashed")}
+            meta["crashed"] = {**own, "encoding": crashed.encoding, "hidden": crashed.hidden,
                                **({"hidden2": crashed.hidden2} if crashed.wh is not None else {})}
         if self.prune is not None:
             arrays.update({f"prune_{k}": a for k, a in self.prune._arrays().items()})

@@ -423,7 +423,10 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     """:func:`_run_games` in the compiled kernel (``rollout_games`` of
     :mod:`backgammon_lab.analysis.selfplay_template`): the same dice (each game's
     ``random.Random`` state handed over), the same decisions as :class:`NetBot` at 0-ply (the
-    analysis search, and the exact bear-off values in a race), hence the same results; or None
+    analysis search, and the exact bear-off values in a race), hence the same results, except that
+    the kernel plays by the net itself where the search would take the net's race or crashed net
+    (:meth:`~backgammon_lab.analysis.nets.Net.with_race`,
+    :meth:`~backgammon_lab.analysis.nets.Net.with_crashed`); or None
     when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
     sides, truncated games valued by another evaluator than the bot's net, or numba missing or
     disabled)."""
