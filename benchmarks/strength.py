@@ -78,6 +78,7 @@ from backgammon_lab.analysis.netbot import NetBot  # noqa: E402
 from backgammon_lab.analysis.nets import Net, load_net, play_board, shipped_net  # noqa: E402
 from backgammon_lab.analysis.options import Options  # noqa: E402
 from backgammon_lab.analysis.rollout import play_out, sample_positions, turn_state  # noqa: E402
+from backgammon_lab.analysis.strategy import position_class  # noqa: E402
 from backgammon_lab.analysis.train import DEFAULT_LAMBDA  # noqa: E402
 from backgammon_lab.engine import ALL_ROLLS, OpeningRoll, Phase, RollDice, advance, start_state  # noqa: E402
 from backgammon_lab.position import BLACK, WHITE, Roll  # noqa: E402
@@ -384,18 +385,6 @@ def gnubg_positions(n: int, seed: int = 0, only: str | None = None) -> list[tupl
                     out.append((s.position, s.roll.dice))
                 s, _ = advance(s, bot.choose(s))
     return out
-
-
-def position_class(pos: Position) -> str:
-    """The position's class: "race" without contact; "crashed" in contact when a side has at most
-    ``CRASHED_CHECKERS`` checkers on the board besides the spares piled on its ace and deuce points
-    (:func:`~backgammon_lab.analysis.strategy.crashed`, the class a net's crashed net values);
-    "contact" otherwise. gnubg splits its nets by classes of this kind; the rule is our own."""
-    from backgammon_lab.analysis.strategy import contact, crashed
-
-    if not contact(pos):
-        return "race"
-    return "crashed" if crashed(pos) else "contact"
 
 
 CLASSES = ("contact", "crashed", "race")

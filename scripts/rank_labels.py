@@ -1,8 +1,8 @@
 """Teach a net's 0-ply the *ranking* of its own deeper search (an experiment of issue 19).
 
-    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET] [--only crashed]
+    python scripts/rank_labels.py label FIRST_SEED CHUNKS [--size 500] [--ply 0|1|2] [--dir artifacts/rank] [--variant V] [--net NET] [--only crashed|race|contact]
     python scripts/rank_labels.py merge OUT.npz [--ply 2] [--dir artifacts/rank]
-    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--crashed 1] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET] [--only crashed]
+    python scripts/rank_labels.py fit OUT.npz LABELS.npz [LABELS.npz ...] [--tau 0.01] [--anchor 1.0] [--value 0] [--crashed 1] [--lr 0.0001] [--epochs 10] [--variant V] [--net NET] [--only crashed|race]
 
 The variant (``--variant``, standard unless given) is ``standard`` or ``mexican``; the net that
 labels (its self-play and its search) and the net fitted is that variant's shipped net (``--net
@@ -34,11 +34,19 @@ half the squared distance of its outputs from the net's own before the fit (so t
 where TD put them), plus ``value`` times half the squared distance of each candidate's equity from
 the teacher's (0, the default, fits the ranking alone). ``crashed`` weighs the decisions whose
 candidates include a crashed position (``backgammon_lab.analysis.strategy.crashed_boards``) that many times over the others (1,
-the default: all alike). ``--only crashed`` labels only the decisions from crashed positions
-(``backgammon_lab.analysis.strategy.crashed``: in contact, a side with at most six checkers in play)
-and fits only the decisions whose candidates are all crashed (a crashed position's plays all are),
-into the net's **crashed net** (``Net.with_crashed``; the net itself when it has none): OUT is the
-net with the fitted crashed net, the search's net from crashed positions. A tenth of the decisions is held out: it prints how often the net's best
+the default: all alike).
+
+``--only CLASS`` (``backgammon_lab.analysis.strategy.position_class``: ``crashed``, in contact with a
+side of at most six checkers in play; ``race``, out of contact; ``contact``, the rest) labels only
+the decisions from positions of that class (races the bear-off database values exactly are left
+out as ever), and each chunk's ``kind`` column records every decision's class. ``fit --only
+crashed`` fits only those decisions (in files made before the column, the decisions whose
+candidates are all crashed, as a crashed position's plays all are) into the net's **crashed net**
+(``Net.with_crashed``; the net itself when it has none); ``fit --only race`` fits the decisions
+from races into the net's **race net** (``Net.with_race``). OUT is then the whole net with that net
+fitted: the net the search takes from positions of that class.
+
+A tenth of the decisions is held out: it prints how often the net's best
 candidate is the teacher's, and the teacher's equity lost by the net's choice, before and after.
 Several label files fit as one (the two rounds of 5 December: ``fit OUT.npz
 training/labels/standard_rank2.npz training/labels/standard_rank2_round2.npz``); their chunks'
@@ -62,7 +70,7 @@ from backgammon_lab.analysis.nets import Net, _sigmoid, encode, equity, load_net
 from backgammon_lab.analysis.refine import adam_step
 from backgammon_lab.analysis.rollout import sample_positions
 from backgammon_lab.analysis.search import Evaluator, move_filter
-from backgammon_lab.analysis.strategy import contact, crashed, crashed_boards
+from backgammon_lab.analysis.strategy import contact, crashed_boards, position_class
 from backgammon_lab.engine import MakePlay, Phase, RollDice, advance, position_state
 from backgammon_lab.position import Position, Roll
 
@@ -80,18 +88,26 @@ def _net(variant: str = "standard") -> Net:
     return net
 
 
-def _skip(ev: Evaluator, p: Position) -> bool:
-    """Whether the labels leave the position out: in standard every race (the shipped net's race
-    net plays them, and a fit of the contact net does not reach it); elsewhere only the races that
-    the bear-off database values exactly."""
-    if p.variant.name == "standard":
-        return not contact(p)
-    return ev._race(p) is not None
+#: The classes of positions ``--only`` picks, by the code a chunk's ``kind`` column holds for the
+#: position each decision is made from (-1 in files made before the column: not known).
+KINDS = {"contact": 0, "crashed": 1, "race": 2}
 
 
-def label_chunk(net: Net, seed: int, size: int, ply: int = 2, only_crashed: bool = False) -> dict[str, np.ndarray]:
-    """One chunk of decisions (see the module's text); ``only_crashed`` keeps only the decisions
-    from crashed positions (:func:`~backgammon_lab.analysis.strategy.crashed`)."""
+def _skip(ev: Evaluator, p: Position, only: str | None = None) -> bool:
+    """Whether the labels leave the position out. Without ``only``: in standard every race (the
+    shipped net's race net plays them, and a fit of the contact net does not reach it); elsewhere
+    only the races that the bear-off database values exactly. With ``only``: every position not of
+    that class (:func:`~backgammon_lab.analysis.strategy.position_class`), and the races the bear-off database values exactly."""
+    if ev._race(p) is not None:
+        return True
+    if only is not None:
+        return position_class(p) != only
+    return p.variant.name == "standard" and not contact(p)
+
+
+def label_chunk(net: Net, seed: int, size: int, ply: int = 2, only: str | None = None) -> dict[str, np.ndarray]:
+    """One chunk of decisions (see the module's text); ``only`` ("crashed", "race" or "contact")
+    keeps only the decisions from positions of that class (:func:`~backgammon_lab.analysis.strategy.position_class`)."""
     ev = Evaluator(net)
     rng = random.Random(seed)
     boards: list[tuple[int, ...]] = []
@@ -99,11 +115,10 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2, only_crashed: bool
     group: list[int] = []
     teacher: list[float] = []
     same: list[bool] = []
+    kind: list[int] = []
     for d, p in enumerate(sample_positions(net.variant, size, NetBot(net), seed=seed, explore=0.1)):
         st = advance(position_state(p), RollDice(Roll(rng.randint(1, 6), rng.randint(1, 6))))[0]
-        if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2 or _skip(ev, p):
-            continue
-        if only_crashed and not crashed(p):
+        if st.phase is not Phase.PLAY or not st.plays or len(st.plays) < 2 or _skip(ev, p, only):
             continue
         if advance(st, MakePlay(st.plays[0]))[0].phase is Phase.NAME:
             continue  # a Mexican 1-2: the plays are valued through the doubles named next
@@ -133,12 +148,14 @@ def label_chunk(net: Net, seed: int, size: int, ply: int = 2, only_crashed: bool
             group.append(d)
             teacher.append(deep[i])
             same.append(again)
+            kind.append(KINDS[position_class(p)])
     return {"boards": np.array(boards, np.int8).reshape(len(boards), -1), "offs": np.array(offs, np.int64),
-            "group": np.array(group, np.int64), "teacher": np.array(teacher), "same": np.array(same, bool)}
+            "group": np.array(group, np.int64), "teacher": np.array(teacher), "same": np.array(same, bool),
+            "kind": np.array(kind, np.int8)}
 
 
 def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant: str = "standard",
-          teacher: str | None = None, only_crashed: bool = False) -> None:
+          teacher: str | None = None, only: str | None = None) -> None:
     net = load_net(teacher) if teacher else _net(variant)
     if net.variant.name != variant:
         raise ValueError(f"--net {teacher!r} is a {net.variant.name} net, not {variant}")
@@ -148,7 +165,7 @@ def label(first: int, chunks: int, size: int, folder: str, ply: int = 2, variant
         if os.path.exists(out):
             continue
         t = time.process_time()
-        cols: dict[str, Any] = label_chunk(net, s, size, ply, only_crashed)
+        cols: dict[str, Any] = label_chunk(net, s, size, ply, only)
         tmp = out + ".tmp.npz"
         np.savez(tmp, **cols)
         os.replace(tmp, out)
@@ -168,6 +185,7 @@ def merge(out: str, folder: str, ply: int = 2) -> None:
     for f, p in zip(files, parts, strict=True):
         p["seeds"] = np.full(len(p["group"]), seed_of(f), np.int64)
         p.setdefault("same", np.zeros(len(p["group"]), bool))  # chunks of before the Mexican labels
+        p.setdefault("kind", np.full(len(p["group"]), -1, np.int8))  # chunks of before the classes: not known
     cols: dict[str, Any] = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     np.savez_compressed(out, **cols)
     print(f"{out}: {len(cols['group'])} candidates from {len(files)} chunks")
@@ -304,21 +322,28 @@ def load_labels(paths: list[str]) -> dict[str, np.ndarray]:
     keys = ("boards", "offs", "group", "teacher", "seeds")
     d = {k: np.concatenate([q[k] for q in parts]) for k in keys}
     d["same"] = np.concatenate([q["same"] if "same" in q.files else np.zeros(len(q["group"]), bool) for q in parts])
+    d["kind"] = np.concatenate([q["kind"] if "kind" in q.files else np.full(len(q["group"]), -1, np.int8)
+                                for q in parts])
     return d
 
 
 def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs: int,
         variant: str = "standard", start: str | None = None, value: float = 0.0, crashed: float = 1.0,
-        only_crashed: bool = False) -> None:
+        only: str | None = None) -> None:
     net = load_net(start) if start else _net(variant)
     d = load_labels(paths)
-    if only_crashed:  # a crashed position's plays all reach crashed boards; a contact one's rarely all
-        dec = _decisions(d["seeds"], d["group"])
-        every = np.ones(int(dec.max()) + 1, bool)
-        np.logical_and.at(every, dec, crashed_boards(d["boards"]))
-        keep = every[dec]
+    if only is not None:
+        keep = d["kind"] == KINDS[only]
+        if only == "crashed":  # rows of unknown class: a crashed position's plays all reach crashed boards
+            dec = _decisions(d["seeds"], d["group"])
+            every = np.ones(int(dec.max()) + 1, bool)
+            np.logical_and.at(every, dec, crashed_boards(d["boards"]))
+            keep |= (d["kind"] == -1) & every[dec]
+        if not keep.any():
+            raise ValueError(f"no decisions from {only} positions in {' '.join(paths)!r}")
+        n_all = len(np.unique(_decisions(d["seeds"], d["group"])))
         d = {k: a[keep] for k, a in d.items()}
-        print(f"{int(every.sum())} of {len(every)} decisions from crashed positions kept")
+        print(f"{len(np.unique(_decisions(d['seeds'], d['group'])))} of {n_all} decisions from {only} positions kept")
     ids = _decisions(d["seeds"], d["group"])
     order = np.argsort(ids, kind="stable")
     x = _encode(net, d["boards"][order], d["offs"][order])
@@ -329,20 +354,26 @@ def fit(out: str, paths: list[str], tau: float, anchor: float, lr: float, epochs
         print(f"{int((weight != 1).sum())} of {len(weight)} decisions crashed, weighed {crashed}")
     t = time.process_time()
     whole = net
-    if only_crashed:  # fit the net's crashed net (the net itself, bare, when it has none)
+    if only == "crashed":  # fit the net's crashed net (the net itself, bare, when it has none)
         net = net.crashed if net.crashed is not None else net.with_race(None)
+    elif only == "race":  # fit the net's race net
+        if net.race is None:
+            raise ValueError(f"{start or 'the shipped net'!r} has no race net to fit")
+        net = net.race
     fitted, stats = fit_ranking(net, x, ids[order], d["teacher"][order], tau=tau, anchor=anchor, lr=lr,
                                 epochs=epochs, sign=np.where(d["same"][order], -1.0, 1.0), value=value,
                                 weight=weight)
     fitted.meta["rank_fit"] = {"labels": " ".join(os.path.basename(p) for p in paths), "tau": tau,
                                "anchor": anchor, **({"value": value} if value else {}),
                                **({"crashed": crashed} if crashed != 1.0 else {}),
-                               **({"only": "crashed"} if only_crashed else {}), "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
+                               **({"only": only} if only else {}), "lr": lr, "epochs": epochs, **{k: round(v, 6) for k, v in stats.items()}}
     # every fit the net has had, oldest first (a fit of a fitted net keeps the record of the last)
     before = net.meta.get("rank_fits") or ([net.meta["rank_fit"]] if "rank_fit" in net.meta else [])
     fitted.meta["rank_fits"] = [*before, fitted.meta["rank_fit"]]
-    if only_crashed:
+    if only == "crashed":
         fitted = whole.with_crashed(fitted.with_prune(None))
+    elif only == "race":
+        fitted = whole.with_race(fitted)
     fitted.save(out)
     print(out, {k: round(v, 5) for k, v in stats.items()}, f"{time.process_time() - t:.0f} s CPU")
 
@@ -364,20 +395,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=0.0001)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--variant", choices=("standard", "mexican"), default="standard")
-    ap.add_argument("--only", choices=("crashed",),
-                    help="label (label) or fit (fit) only the decisions from crashed positions")
+    ap.add_argument("--only", choices=tuple(KINDS),
+                    help="label (label) or fit (fit) only the decisions from positions of this class; "
+                         "fit crashed or race into the net's crashed or race net")
     ap.add_argument("--net", help="label with (or fit) this net file instead of the variant's shipped net")
     a = ap.parse_args(argv)
     try:
         if a.kind == "label":
-            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant, a.net, a.only == "crashed")
+            label(int(a.args[0]), int(a.args[1]), a.size, a.dir, a.ply, a.variant, a.net, a.only)
         elif a.kind == "merge":
             merge(a.args[0], a.dir, a.ply)
         else:
             if len(a.args) < 2:
                 raise ValueError("fit needs OUT.npz and at least one LABELS.npz")
             fit(a.args[0], a.args[1:], a.tau, a.anchor, a.lr, a.epochs, a.variant, a.net, a.value, a.crashed,
-                a.only == "crashed")
+                a.only)
     except (ValueError, OSError) as e:
         print(f"rank_labels: {e}", file=sys.stderr)
         return 2

@@ -272,7 +272,8 @@ def test_only_crashed_labels_and_fits_the_decisions_from_crashed_positions(tmp_p
     every = np.load(tmp_path / "all" / "rank1_s21.npz")
     only = np.load(tmp_path / "crashed" / "rank1_s21.npz")
     assert 0 < len(np.unique(only["group"])) < len(np.unique(every["group"]))
-    assert mod.crashed_boards(only["boards"]).all()
+    assert mod.crashed_boards(only["boards"]).all() and (only["kind"] == mod.KINDS["crashed"]).all()
+    assert set(every["kind"].tolist()) <= {mod.KINDS["contact"], mod.KINDS["crashed"]}  # no races by default
     rows = np.isin(every["group"], only["group"])
     for k in ("boards", "offs", "group", "teacher"):
         assert np.array_equal(every[k][rows], only[k])
@@ -290,3 +291,21 @@ def test_only_crashed_labels_and_fits_the_decisions_from_crashed_positions(tmp_p
                      "--only", "crashed", "--net", str(tmp_path / "f.npz")]) == 0
     again = load_net(tmp_path / "g.npz")
     assert again.crashed is not None and len(again.crashed.meta["rank_fits"]) == len(whole.crashed.meta["rank_fits"]) + 1
+
+
+def test_only_race_labels_races_and_fits_them_into_the_race_net(tmp_path: Path) -> None:
+    """``label --only race`` keeps the decisions from races that the bear-off database does not
+    value exactly; ``fit --only race`` fits them into the net's race net and leaves the net itself
+    as it was; a fit of a class the labels do not hold is refused, quoting the files."""
+    mod = _script()
+    assert mod.main(["label", "5", "1", "--size", "300", "--ply", "1", "--only", "race", "--dir", str(tmp_path)]) == 0
+    got = np.load(tmp_path / "rank1_s5.npz")
+    assert len(np.unique(got["group"])) > 0 and (got["kind"] == mod.KINDS["race"]).all()
+    assert mod.main(["merge", str(tmp_path / "m.npz"), "--ply", "1", "--dir", str(tmp_path)]) == 0
+    assert mod.main(["fit", str(tmp_path / "f.npz"), str(tmp_path / "m.npz"), "--epochs", "1", "--only", "race"]) == 0
+    net, whole = shipped_net("standard"), load_net(tmp_path / "f.npz")
+    assert np.array_equal(whole.w1, net.w1) and whole.race is not None and net.race is not None
+    assert not np.array_equal(whole.race.w1, net.race.w1) and whole.race.meta["rank_fit"]["only"] == "race"
+    assert whole.prune is not None and whole.crashed is None
+    with pytest.raises(ValueError, match="no decisions from crashed positions in .*m.npz"):
+        mod.fit(str(tmp_path / "g.npz"), [str(tmp_path / "m.npz")], 0.01, 1.0, 0.0001, 1, only="crashed")

@@ -36,7 +36,7 @@ from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
 __all__ = ["StrategyError", "PlayFacts", "play_facts", "what_it_does", "Drill", "Puzzle", "Question", "question",
            "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "puzzle_dir", "shots_against", "full_roll_rolls",
-           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "crashed", "all_home", "cap_refuses"]
+           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "crashed", "position_class", "all_home", "cap_refuses"]
 
 
 def puzzle_dir() -> Path:
@@ -193,6 +193,17 @@ def crashed(pos: Position) -> bool:
     False
     """
     return contact(pos) and bool(crashed_boards(np.array([pos.board()]))[0])
+
+
+def position_class(pos: Position) -> str:
+    """The class of ``pos``, as a net's search picks its net by it: ``"race"`` out of
+    :func:`contact` (the race net), ``"crashed"`` (:func:`crashed`: the crashed net), else
+    ``"contact"`` (the net itself). gnubg splits its nets by classes of this kind; the rule is our own.
+
+    >>> position_class(Position.start("standard"))
+    'contact'
+    """
+    return "race" if not contact(pos) else "crashed" if crashed(pos) else "contact"
 
 
 def all_home(pos: Position) -> bool:
