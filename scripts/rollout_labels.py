@@ -204,15 +204,15 @@ def fit_labels(out: str, labels: str, lr: float, epochs: int, race: bool = False
     d = {k: np.concatenate([p[k] for p in parts]) for k in ("boards", "offs", "targets")}
     x = encode(net.variant, d["boards"], d["offs"], net.encoding)
     t = time.process_time()
-    start = net.with_race(None)
+    start = net.with_race(None).with_crashed(None)  # a race net has no race or crashed net of its own
     fitted, before, after = fit(start, x, d["targets"], epochs=epochs, lr=lr, lr_end=lr / 100, seed=1, loss=loss)
     if race:
         fitted.meta["race_fit"] = {"labels": os.path.basename(labels), "positions": len(x), "lr": lr,
                                    "epochs": epochs, "loss": loss, "held_out_before": round(before, 6),
                                    "held_out_after": round(after, 6)}
         fitted = net.with_race(fitted)
-    elif net.race is not None:
-        fitted = fitted.with_race(net.race)  # the net's race net stays its own
+    else:  # the net's race and crashed nets stay its own
+        fitted = fitted.with_race(net.race).with_crashed(net.crashed)
     fitted.save(out)
     print(f"{out}: {len(x)} positions, held-out error {before:.5f} -> {after:.5f}, "
           f"{time.process_time() - t:.0f} s CPU")
