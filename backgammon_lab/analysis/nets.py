@@ -624,10 +624,13 @@ class Net:
         self.crashed: Net | None = None
         if crashed is not None:
             self._check_crashed(crashed)
-            # the crashed net searches with this net's pruning net (one pruning net a file)
-            self.crashed = Net(crashed.variant, crashed.w1, crashed.b1, crashed.w2, crashed.b2,
-                               encoding=crashed.encoding, meta=crashed.meta, layer2=crashed._layer2(),
-                               prune=self.prune, keep=self.keep)
+            self.crashed = self._searching(crashed)
+
+    def _searching(self, crashed: Net) -> Net:
+        """``crashed`` with this net's pruning net: the crashed net searches with it (one pruning
+        net a file)."""
+        return Net(crashed.variant, crashed.w1, crashed.b1, crashed.w2, crashed.b2, encoding=crashed.encoding,
+                   meta=crashed.meta, layer2=crashed._layer2(), prune=self.prune, keep=self.keep)
 
     def _check_race(self, race: Any) -> None:
         """Raise :class:`NetError` unless ``race`` can be this net's race net."""
@@ -676,7 +679,7 @@ class Net:
         out.prune = prune.copy() if prune is not None else None
         out.keep = keep
         if out.crashed is not None:  # the crashed net searches with the same pruning net
-            out.crashed.prune, out.crashed.keep = out.prune, keep
+            out.crashed = out._searching(out.crashed)
         return out
 
     def with_race(self, race: Net | None) -> Net:
@@ -707,11 +710,9 @@ class Net:
         """
         if crashed is not None:
             self._check_crashed(crashed)
-        return Net(self.variant, self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
-                   encoding=self.encoding, meta=json.loads(json.dumps(self.meta)), layer2=self._layer2(),
-                   race=self.race.copy() if self.race is not None else None,
-                   prune=self.prune.copy() if self.prune is not None else None, keep=self.keep,
-                   crashed=crashed.copy() if crashed is not None else None)
+        out = self.copy()
+        out.crashed = out._searching(crashed.copy()) if crashed is not None else None
+        return out
 
     @property
     def w1(self) -> np.ndarray:

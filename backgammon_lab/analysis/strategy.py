@@ -203,7 +203,9 @@ def position_class(pos: Position) -> str:
     >>> position_class(Position.start("standard"))
     'contact'
     """
-    return "race" if not contact(pos) else "crashed" if crashed(pos) else "contact"
+    if not contact(pos):
+        return "race"
+    return "crashed" if crashed_boards(np.array([pos.board()]))[0] else "contact"
 
 
 def all_home(pos: Position) -> bool:
