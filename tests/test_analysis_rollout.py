@@ -292,8 +292,6 @@ def test_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str) -> None:
     assert fast.samples == slow.samples and fast.outcomes == slow.outcomes
 
 
-@pytest.mark.xfail(strict=True, reason="known (docs/analysis.md): the kernel plays races by the net itself, "
-                   "NetBot by the net's race net; the next step of issue 19 gives the kernel the class nets")
 def test_net_rollouts_in_the_kernel_follow_the_race_net_in_a_race() -> None:
     """From a race off the bear-off database the shipped standard net's NetBot plays by its race
     net (the search's choice by class); the kernel's games should be the engine path's there too."""
@@ -586,3 +584,73 @@ def test_a_signal_during_a_submit_is_raised_once_the_submit_is_done() -> None:
         signal.signal(signal.SIGTERM, before)
         idle.set()
         other.join()
+
+
+def test_net_rollouts_in_the_kernel_follow_the_class_nets() -> None:
+    """A net with a crashed net (two hidden layers, as the net) and a race net (one layer, of
+    another width): the kernel makes each decision by the net the search from its board would
+    use, as NetBot does, so its games are the engine path's, from a crashed position (with the
+    luck, within 1e-9 as Luck's, and truncated games too), a contact position and a race; and the
+    class nets do play: without them the games differ."""
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import Net
+
+    net = Net.create("standard", hidden=12, hidden2=6, seed=5)
+    full = net.with_race(Net.create("standard", hidden=10, seed=6)).with_crashed(
+        Net.create("standard", hidden=12, hidden2=6, seed=7))
+    crashed = Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5")
+    race = Position.from_string("standard/w/13x2,9x3,6x5,5x5/11x4,6x5,4x6")
+    mid = sample_positions("standard", 25, HeuristicBot(), seed=3)[-1]
+    bot, bare = NetBot(full), NetBot(net)
+    for start, kw in ((crashed, {"games": 12, "seed": 3}), (crashed, {"games": 6, "seed": 4, "truncate": 3}),
+                      (mid, {"games": 8, "seed": 5}), (race, {"games": 12, "seed": 6})):
+        fast, slow = _engine_and_kernel(start, bot, **kw)
+        assert fast.samples == slow.samples and fast.to_json() == slow.to_json()
+        other, _ = _engine_and_kernel(start, bare, **kw)
+        assert other.samples != fast.samples
+    fast, slow = _engine_and_kernel(crashed, bot, games=4, seed=7, luck=True)  # the luck within 1e-9, as Luck's
+    assert len(fast.samples) == len(slow.samples)
+    assert all(math.isclose(f, s, abs_tol=1e-9)
+               for a, b in zip(fast.samples, slow.samples, strict=True) for f, s in zip(a, b, strict=True))
+    assert fast.outcomes == slow.outcomes
+
+
+def test_class_nets_the_kernel_cannot_run_fall_back_to_the_engine() -> None:
+    """A class net with a second hidden layer of another size than the net's runs in no kernel of
+    the net's shape: the rollout takes the engine path, and gives its results."""
+    from backgammon_lab.analysis import rollout as ro
+    from backgammon_lab.analysis.netbot import NetBot
+    from backgammon_lab.analysis.nets import Net
+
+    net = Net.create("standard", hidden=12, hidden2=6, seed=5)
+    odd = net.with_crashed(Net.create("standard", hidden=12, hidden2=4, seed=7))
+    assert ro._class_nets(odd) is None and ro._class_nets(net) == (0, net, net)
+    crashed = Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5")
+    fast = rollout(crashed, Options(bot=NetBot(odd), games=4, seed=2))
+    ro.KERNEL_ROLLOUTS = False
+    try:
+        slow = rollout(crashed, Options(bot=NetBot(odd), games=4, seed=2))
+    finally:
+        ro.KERNEL_ROLLOUTS = True
+    assert fast.samples == slow.samples
+
+
+def test_the_kernels_board_class_is_the_strategy_class() -> None:
+    """The kernel's compiled position class (board_class) gives strategy.position_class's answer,
+    on positions of every class from random and heuristic play."""
+    from backgammon_lab.analysis.selfplay import kernel
+    from backgammon_lab.analysis.strategy import position_class
+
+    k = kernel(find_variant("standard"), "td24e", 0)
+    code = {"contact": 0, "crashed": 1, "race": 2}
+    seen = set()
+    positions = [Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5"),
+                 Position.from_string("standard/w/13x2,9x3,6x5,5x5/11x4,6x5,4x6")]
+    for seed in range(6):
+        positions += sample_positions("standard", 40, RandomBot(seed=seed), seed=seed)
+        positions += sample_positions("standard", 40, HeuristicBot(), seed=seed)
+    for pos in positions:
+        want = position_class(pos)
+        seen.add(want)
+        assert k.board_class(np.array(pos.board(), np.int8)) == code[want], pos.to_string()
+    assert seen == set(code)

@@ -423,13 +423,12 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     """:func:`_run_games` in the compiled kernel (``rollout_games`` of
     :mod:`backgammon_lab.analysis.selfplay_template`): the same dice (each game's
     ``random.Random`` state handed over), the same decisions as :class:`NetBot` at 0-ply (the
-    analysis search, and the exact bear-off values in a race), hence the same results, except that
-    the kernel plays by the net itself where the search would take the net's race or crashed net
-    (:meth:`~backgammon_lab.analysis.nets.Net.with_race`,
-    :meth:`~backgammon_lab.analysis.nets.Net.with_crashed`); or None
+    analysis search, and the exact bear-off values in a race; the net's race and crashed nets
+    where the search takes them, :meth:`~backgammon_lab.analysis.nets.Net.with_race`,
+    :meth:`~backgammon_lab.analysis.nets.Net.with_crashed`), hence the same results; or None
     when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
-    sides, truncated games valued by another evaluator than the bot's net, or numba missing or
-    disabled)."""
+    sides, truncated games valued by another evaluator than the bot's net, class nets of another
+    shape than the kernel of the net runs (:func:`_class_nets`), or numba missing or disabled)."""
     template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, evaluator, games, luck_by = args
     bot: Any = a_bot  # a NetBot, once checked
     opp_bot: Any = b_bot
@@ -444,7 +443,7 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
         return None
     from ..kernels import compiled
 
-    if not compiled() or template.phase not in _PHASE_CODES:
+    if not compiled() or template.phase not in _PHASE_CODES or _class_nets(bot.net_for(template.variant)) is None:
         return None
     if template.phase is Phase.OPENING and template.position.turn != "white":
         return None
@@ -489,6 +488,24 @@ def _kernel_luck(bot: Any, luck_by: Any, template: TurnState) -> bool:
     return luck_by is bot.net_for(template.variant) and bool(bot.lookahead) and bot.shortlist == SHORTLIST
 
 
+def _class_nets(net: Any) -> tuple[int, Any, Any] | None:
+    """``(classes, crashed, race)``: the class nets the kernel of ``net`` plays by, as
+    ``rollout_games`` takes them (``classes`` bit 1 a crashed net, bit 2 a race net; the net
+    itself in the place of one it lacks), or None when one of them is of a shape that kernel
+    cannot run (a second hidden layer of another size than the net's)."""
+    classes = 0
+    nets = []
+    for bit, sub in ((1, net.crashed), (2, net.race)):
+        if sub is None:
+            nets.append(net)
+            continue
+        if sub.hidden2 not in (0, net.hidden2):
+            return None
+        classes |= bit
+        nets.append(sub)
+    return classes, nets[0], nets[1]
+
+
 def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stratify: bool, truncate: int | None,
                 games: int, luck: bool = False) -> tuple[Any, Any, Any, Player, Any]:
     """Games ``lo..hi-1`` of a rollout of ``bot`` (a NetBot at 0-ply on both sides) in the kernel:
@@ -510,6 +527,10 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     k = kernel(v, net.encoding, net.hidden2)
     ws, sc, nout = _buffers(net)
     weights = net.search_weights()
+    got = _class_nets(net)
+    assert got is not None
+    classes, cnet, rnet = got
+    cw, rw = cnet.search_weights(), rnet.search_weights()
     dbt = bearoff.kernel_database(v)
     mts = np.array([_game_rng(seed, i).getstate()[1] for i in range(lo, hi)], dtype=np.int64)
     firsts = [first_rolls(seed, i, games) if stratify else () for i in range(lo, hi)]
@@ -524,12 +545,12 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     who = np.zeros(hi - lo, np.int64)
     board = np.array(pos.board(), np.int8)
     off = int(pos.off[1 if pos.turn == "white" else 0])
-    memo = _opening_memo(v, board, off, bot, weights)
+    memo = _opening_memo(v, board, off, bot, (*weights, *cw, *rw))
     fresh = ph is Phase.ROLL and not template.reroll  # the first roll begins a turn (play_out's count)
     k.rollout_games(board, off, _PHASE_CODES[ph], roll.first if roll is not None else 0,
                     roll.second if roll is not None else 0, bool(template.named), fresh, mts, forced, nforced,
                     bot.lookahead, bot.shortlist or 0, weights, ws, sc, nout, dbt, memo, truncate or 0, out, vals, who,
-                    luck, lucks)
+                    luck, lucks, classes, cw, _buffers(cnet)[1], rw, _buffers(rnet)[1])
     return out, vals, who, mover, lucks
 
 

@@ -22,6 +22,7 @@ from ..kernels import _load, movegen
 from ..position import Position
 from ..variants import Variant
 from .encodings import ENCODINGS, _rolls_reaching, input_size
+from .strategy import CRASHED_CHECKERS
 
 __all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "no_database", "MAX_PLY"]
 
@@ -65,7 +66,7 @@ def kernel(variant: Variant, encoding: str, hidden2: int = 0) -> ModuleType:
             exact=bool(variant.exact_bear_off), after=_after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.bar)])
         source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
-        source += ROLLOUT.format(races=variant.points >= 2 * variant.home)
+        source += ROLLOUT.format(races=variant.points >= 2 * variant.home, crashed=CRASHED_CHECKERS)
         mod = _KERNELS[key] = _load("selfplay", source)
     return mod
 

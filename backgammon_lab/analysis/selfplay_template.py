@@ -1745,6 +1745,53 @@ ROLLOUT = """
 RACES = {races}
 # can named doubles be followed by naming again? (then the naming of a play is not _name0's)
 NAME_AFTER_NAMED = bool((AFTER[:, :, 1, :] == 2).any())
+CRASHED = {crashed}  # strategy.CRASHED_CHECKERS
+
+
+@njit
+def board_class(b):
+    \"\"\"strategy.position_class of a mover's-eye board, compiled: 2 race (no contact: neither
+    side's rearmost checker has one of the other's still to pass), 1 crashed (in contact, and a
+    side has at most CRASHED checkers on the points and its bar besides the spares on its ace and
+    deuce points), else 0 contact. The class picks the net a decision is made by (nets by class).\"\"\"
+    mine = 0
+    for p in range(BAR, 0, -1):
+        if b[p] > 0:
+            mine = p
+            break
+    if mine == 0:
+        return 2
+    if b[OPP_BAR] == 0:
+        yours = 0
+        for p in range(1, BAR):
+            if b[p] < 0:
+                yours = p
+                break
+        if yours == 0 or mine <= yours:
+            return 2
+    me = np.int64(b[BAR])
+    op = np.int64(b[OPP_BAR])
+    for p in range(1, N + 1):
+        v = np.int64(b[p])
+        if v > 0:
+            me += v
+        else:
+            op -= v
+    me -= max(np.int64(b[1]) - 1, 0) + max(np.int64(b[2]) - 1, 0)
+    op -= max(-np.int64(b[N]) - 1, 0) + max(-np.int64(b[N - 1]) - 1, 0)
+    return 1 if me <= CRASHED or op <= CRASHED else 0
+
+
+@njit
+def _class_net(b, classes):
+    \"\"\"Which of the nets the search from b uses: 2 the race net, 1 the crashed net, 0 the net
+    itself (classes: bit 2 the net has a race net, bit 1 a crashed net), as Evaluator._k picks.\"\"\"
+    if classes == 0:
+        return 0
+    cl = board_class(b)
+    if (cl == 2 and classes & 2) or (cl == 1 and classes & 1):
+        return cl
+    return 0
 
 
 @njit
@@ -1943,11 +1990,46 @@ def _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db, row, boa
 
 
 @njit
-def roll_luck(b, opp_off, d1, d2, mine, look, sl, net, ws, sc, K, db, row, board, acc):
+def _decide_by(cl, b, opp_off, a, c, named, look, sl, nets, ws, K, db, row, board, nb, tmp):
+    \"\"\"_decide_play by the net cl names (_class_net: 0 the net itself, 1 its crashed net, 2 its
+    race net) with that net's scratch rows: nets holds (weights, search scratch, incremental
+    scratch) of the three, in that order.\"\"\"
+    if cl == 2:
+        return _decide_play(b, opp_off, a, c, named, look, sl, nets[6], ws, nets[7], K, db, row, board, nb,
+                            nets[8], tmp)
+    if cl == 1:
+        return _decide_play(b, opp_off, a, c, named, look, sl, nets[3], ws, nets[4], K, db, row, board, nb,
+                            nets[5], tmp)
+    return _decide_play(b, opp_off, a, c, named, look, sl, nets[0], ws, nets[1], K, db, row, board, nb, nets[2], tmp)
+
+
+@njit
+def _best0_by(cl, b, opp_off, a, c, named, look, sl, nets, ws, K, row, board):
+    \"\"\"best0 by the net cl names (as _decide_by).\"\"\"
+    if cl == 2:
+        return best0(b, opp_off, a, c, named, look, sl, nets[6], ws, nets[7], K, row, board)
+    if cl == 1:
+        return best0(b, opp_off, a, c, named, look, sl, nets[3], ws, nets[4], K, row, board)
+    return best0(b, opp_off, a, c, named, look, sl, nets[0], ws, nets[1], K, row, board)
+
+
+@njit
+def _roll_by(cl, b, opp_off, ply, look, sl, nets, ws, K):
+    \"\"\"roll_value by the net cl names (as _decide_by).\"\"\"
+    if cl == 2:
+        return roll_value(b, opp_off, ply, look, sl, nets[6], ws, nets[7], K)
+    if cl == 1:
+        return roll_value(b, opp_off, ply, look, sl, nets[3], ws, nets[4], K)
+    return roll_value(b, opp_off, ply, look, sl, nets[0], ws, nets[1], K)
+
+
+@njit
+def roll_luck(b, opp_off, d1, d2, mine, look, sl, cl, nets, ws, K, db, row, board, acc):
     \"\"\"rollout.Luck.roll in the kernel: add to acc the luck of the roll d1-d2 of the side to act at
     b, for it (mine) or for its opponent: the values (in that side's eye) of the best play of the
     dice rolled, less their average over the 21 rolls (low die first, as the search is asked), each
-    by the analysis search at 0-ply (the exact race values in a race).\"\"\"
+    by the analysis search at 0-ply (the exact race values in a race), by the net cl names
+    (_decide_by).\"\"\"
     mean = np.zeros(K)
     got = np.zeros(K)
     fr = np.empty(K)
@@ -1958,7 +2040,7 @@ def roll_luck(b, opp_off, d1, d2, mine, look, sl, net, ws, sc, K, db, row, board
             if RACES and is_race(b):
                 race_best(b, opp_off, a, c, False, db, ws, row, board)
             else:
-                best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
+                _best0_by(cl, b, opp_off, a, c, False, look, sl, nets, ws, K, row, board)
             if mine:
                 fr[:] = row
             else:
@@ -1974,7 +2056,7 @@ def roll_luck(b, opp_off, d1, d2, mine, look, sl, net, ws, sc, K, db, row, board
 
 @njit
 def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced, look, sl, net, ws, sc, K, db, memo,
-                  turns, out, vals, who, luck, lucks):
+                  turns, out, vals, who, luck, lucks, classes, cnet, csc, rnet, rsc):
     \"\"\"Whole games from one state (b0 in the eye of the side to act, off0 its opponent's
     checkers off; phase0 0 roll, 1 play a0-c0 (named0), 2 name, 3 keep or re-roll a0-c0, 4 the
     opening), one a row of mts (random.Random states) and of forced (the first nforced rolls, as
@@ -1991,13 +2073,19 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
     (Net.evaluate_position) and who[g] that side (0 the side to act at the start, 1 the other).
 
     luck: lucks[g] gets the luck of game g's rolls (not the opening's) for the side to act at the
-    start, as rollout.Luck sums it (roll_luck).\"\"\"
+    start, as rollout.Luck sums it (roll_luck).
+
+    classes: the net's class nets (bit 1 its crashed net cnet, bit 2 its race net rnet, each with
+    its search scratch csc, rsc; the net itself in their place when it has none). Each decision
+    is made by the net the search from its board would use (_class_net), as NetBot's; a truncated
+    game is valued by the net itself (Net.evaluate_position).\"\"\"
     b = np.empty(W, np.int8)
     nb = np.empty(W, np.int8)
     row = np.empty(K)
     board = np.empty(W, np.int8)
     named_b = np.empty(W, np.int8)  # the best play of the doubles named_k (after the play that looked it up)
-    ic = inc_scratch(net[0].shape[1], K)
+    nets = (net, sc, inc_scratch(net[0].shape[1], K), cnet, csc, inc_scratch(cnet[0].shape[1], K),
+            rnet, rsc, inc_scratch(rnet[0].shape[1], K))
     tmp = np.empty(K)
     for g in range(mts.shape[0]):
         mt = mts[g]
@@ -2044,7 +2132,8 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
                     if newturn:
                         begun += 1
                     if luck:
-                        roll_luck(b, opp_off, d1, d2, side == 0, look, sl, net, ws, sc, K, db, row, board, lucks[g])
+                        roll_luck(b, opp_off, d1, d2, side == 0, look, sl, _class_net(b, classes), nets, ws, K, db,
+                                  row, board, lucks[g])
                     a = d1
                     c = d2
                     phase = 1
@@ -2052,8 +2141,9 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
                 named = False
             elif phase == 3:
                 if memo[side, a, c] < 0:
-                    best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
-                    fresh = roll_value(b, opp_off, 1, look, sl, net, ws, sc, K)
+                    cl = _class_net(b, classes)
+                    _best0_by(cl, b, opp_off, a, c, False, look, sl, nets, ws, K, row, board)
+                    fresh = _roll_by(cl, b, opp_off, 1, look, sl, nets, ws, K)
                     memo[side, a, c] = 1 if equity(row) >= equity(fresh) else 0
                 phase = 1 if memo[side, a, c] == 1 else 0
             elif phase == 2:
@@ -2062,8 +2152,9 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
                 if not known:
                     k = 1
                     bs = -1e300
+                    cl = _class_net(b, classes)
                     for d in range(1, 7):
-                        _decide_play(b, opp_off, d, d, True, look, sl, net, ws, sc, K, db, row, board, nb, ic, tmp)
+                        _decide_by(cl, b, opp_off, d, d, True, look, sl, nets, ws, K, db, row, board, nb, tmp)
                         e = equity(row)
                         if e > bs:
                             bs = e
@@ -2081,8 +2172,8 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
                     board[:] = named_b
                     known = False
                 else:
-                    kind, named_k, named_kind = _decide_play(b, opp_off, a, c, named, look, sl, net, ws, sc, K, db,
-                                                             row, board, named_b, ic, tmp)
+                    kind, named_k, named_kind = _decide_by(_class_net(b, classes), b, opp_off, a, c, named, look, sl,
+                                                           nets, ws, K, db, row, board, named_b, tmp)
                 b[:] = board
                 if b[0] == C:
                     points = 1
