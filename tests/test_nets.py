@@ -497,7 +497,7 @@ SHIPPED = [v for v in VARIANTS if shipped_path(v).is_file()]
 @pytest.mark.parametrize("variant", SHIPPED)
 def test_shipped_nets_load_and_give_probabilities(variant: str) -> None:
     path = shipped_path(variant)
-    assert path.stat().st_size < 3_000_000
+    assert path.stat().st_size < 4_500_000  # standard: the net, its race and crashed nets and its pruning net
     net = shipped_net(variant)
     assert net is not None and net.variant == find_variant(variant) and net.games > 0
     for key in ("games", "seed", "seconds", "commands", "hidden", "encoding"):
