@@ -2014,16 +2014,6 @@ def _best0_by(cl, b, opp_off, a, c, named, look, sl, nets, ws, K, row, board):
 
 
 @njit
-def _roll_by(cl, b, opp_off, ply, look, sl, nets, ws, K):
-    \"\"\"roll_value by the net cl names (as _decide_by).\"\"\"
-    if cl == 2:
-        return roll_value(b, opp_off, ply, look, sl, nets[6], ws, nets[7], K)
-    if cl == 1:
-        return roll_value(b, opp_off, ply, look, sl, nets[3], ws, nets[4], K)
-    return roll_value(b, opp_off, ply, look, sl, nets[0], ws, nets[1], K)
-
-
-@njit
 def roll_luck(b, opp_off, d1, d2, mine, look, sl, cl, nets, ws, K, db, row, board, acc):
     \"\"\"rollout.Luck.roll in the kernel: add to acc the luck of the roll d1-d2 of the side to act at
     b, for it (mine) or for its opponent: the values (in that side's eye) of the best play of the
@@ -2077,8 +2067,9 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
 
     classes: the net's class nets (bit 1 its crashed net cnet, bit 2 its race net rnet, each with
     its search scratch csc, rsc; the net itself in their place when it has none). Each decision
-    is made by the net the search from its board would use (_class_net), as NetBot's; a truncated
-    game is valued by the net itself (Net.evaluate_position).\"\"\"
+    is made by the net the search from its board would use (_class_net), as NetBot's (the
+    opening choice, from the opening board, in contact, by the net itself); a truncated game is
+    valued by the net itself (Net.evaluate_position).\"\"\"
     b = np.empty(W, np.int8)
     nb = np.empty(W, np.int8)
     row = np.empty(K)
@@ -2140,10 +2131,9 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
                 newturn = False
                 named = False
             elif phase == 3:
-                if memo[side, a, c] < 0:
-                    cl = _class_net(b, classes)
-                    _best0_by(cl, b, opp_off, a, c, False, look, sl, nets, ws, K, row, board)
-                    fresh = _roll_by(cl, b, opp_off, 1, look, sl, nets, ws, K)
+                if memo[side, a, c] < 0:  # from the opening board, in contact: by the net itself
+                    best0(b, opp_off, a, c, False, look, sl, net, ws, sc, K, row, board)
+                    fresh = roll_value(b, opp_off, 1, look, sl, net, ws, sc, K)
                     memo[side, a, c] = 1 if equity(row) >= equity(fresh) else 0
                 phase = 1 if memo[side, a, c] == 1 else 0
             elif phase == 2:
