@@ -46,7 +46,7 @@ def build(k: Any, nout: int) -> dict[str, Any]:
     def walk(B, OF, A, C, ws, w1, b1, w2, b2, stage):
         """Stage 0: each roll's plays; 1: and each play's later inputs; 2: and its hidden sums
         from the base's; 3: and its values (value_inc, as best_play runs it)."""
-        ic = inc_scratch(w1.shape[1], nout)
+        ic = inc_scratch(w1, w2, b2)
         out = np.empty(nout)
         t = 0.0
         for r in range(B.shape[0]):
@@ -108,7 +108,7 @@ def run(variant: str, decisions: int, seed: int, path: str | None = None) -> dic
     net = load_net(path) if path else shipped_net(v)
     if net is None or net.variant != v:
         raise SystemExit(f"{variant}: no shipped net" if net is None else f"{path!r} is not a {variant} net")
-    k = kernel(v, net.encoding, net.hidden2)
+    k = kernel(v, net.encoding)
     pos = [p for p in sample_positions(v, decisions, NetBot(net), seed=seed) if not p.is_over]
     B = np.array([p.board() for p in pos], np.int8)
     OF = np.array([p.off[1 if p.turn == WHITE else 0] for p in pos], np.int64)

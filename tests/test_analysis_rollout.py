@@ -587,18 +587,19 @@ def test_a_signal_during_a_submit_is_raised_once_the_submit_is_done() -> None:
 
 
 def test_net_rollouts_in_the_kernel_follow_the_class_nets() -> None:
-    """A net with a crashed net (two hidden layers, as the net) and a race net (one layer, of
-    another width): the kernel makes each decision by the net the search from its board would
-    use, as NetBot does, so its games are the engine path's, from a crashed position (with the
-    luck, within 1e-9 as Luck's, and truncated games too), a contact position and a race; and the
-    class nets do play: without them the games differ. (The second layer has the shipped net's
-    width, 192, so that the kernel compiled for it serves.)"""
+    """A net with a crashed net (two hidden layers, of other widths than the net's) and a race
+    net (one layer): the kernel, one module for nets of every size, makes each decision by the net
+    the search from its board would use, as NetBot does, so its games are the engine path's, from
+    a crashed position (with the luck, within 1e-9 as Luck's, and truncated games too), a contact
+    position and a race; and the class nets do play: without them the games differ."""
+    from backgammon_lab.analysis import rollout as ro
     from backgammon_lab.analysis.netbot import NetBot
     from backgammon_lab.analysis.nets import Net
 
-    net = Net.create("standard", hidden=192, hidden2=192, seed=5)
+    net = Net.create("standard", hidden=24, hidden2=8, seed=5)
     full = net.with_race(Net.create("standard", hidden=10, seed=6)).with_crashed(
-        Net.create("standard", hidden=192, hidden2=192, seed=7))
+        Net.create("standard", hidden=16, hidden2=5, seed=7))
+    assert ro._class_nets(full) == (3, full.crashed, full.race) and ro._class_nets(net) == (0, net, net)
     crashed = Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5")
     race = Position.from_string("standard/w/13x2,9x3,6x5,5x5/11x4,6x5,4x6")
     mid = sample_positions("standard", 25, HeuristicBot(), seed=3)[-1]
@@ -617,30 +618,13 @@ def test_net_rollouts_in_the_kernel_follow_the_class_nets() -> None:
     assert fast.outcomes == slow.outcomes
 
 
-def test_class_nets_the_kernel_cannot_run_leave_the_rollout_to_the_engine() -> None:
-    """A class net with a second hidden layer of another size than the net's runs in no kernel of
-    the net's shape: the kernel declines the rollout (the engine path plays it)."""
-    from backgammon_lab.analysis import rollout as ro
-    from backgammon_lab.analysis.netbot import NetBot
-    from backgammon_lab.analysis.nets import Net
-
-    net = Net.create("standard", hidden=12, hidden2=6, seed=5)
-    odd = net.with_crashed(Net.create("standard", hidden=12, hidden2=4, seed=7))
-    assert ro._class_nets(odd) is None and ro._class_nets(net) == (0, net, net)
-    fits = net.with_crashed(Net.create("standard", hidden=12, hidden2=6, seed=7)).with_race(Net.create("standard"))
-    assert ro._class_nets(fits) == (3, fits.crashed, fits.race)
-    state = position_state(Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5"))
-    job = (state, NetBot(odd), NetBot(odd), "white", 0, 0, 1, False, None, None, 1, None)
-    assert ro._kernel_games(job) is None  # type: ignore[arg-type]
-
-
 def test_the_kernels_board_class_is_the_strategy_class() -> None:
     """The kernel's compiled position class (board_class) gives strategy.position_class's answer,
     on positions of every class from random and heuristic play."""
     from backgammon_lab.analysis.selfplay import kernel
     from backgammon_lab.analysis.strategy import position_class
 
-    k = kernel(find_variant("standard"), "td24e", 0)
+    k = kernel(find_variant("standard"), "td24e")
     code = {"contact": 0, "crashed": 1, "race": 2}
     seen = set()
     positions = [Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5"),

@@ -148,7 +148,7 @@ def test_incremental_evaluation_equals_the_numpy_forward_pass(name: str, enc: st
     w1t = np.ascontiguousarray(net.w1.T)
     mg = movegen(v)
     ws = mg.workspace()
-    ic = k.inc_scratch(net.hidden, len(net.outputs))
+    ic = k.inc_scratch(w1t, net.w2, net.b2)
     out = np.zeros(len(net.outputs))
     rng = random.Random(31)
     plays = 0
@@ -253,7 +253,8 @@ def test_the_trainers_naming_in_a_bear_off_race_reads_the_net_alone() -> None:
     own = net.score(name_values(net, pos, lookahead=False, exact_races=False))
     exact = net.score(name_values(net, pos, lookahead=False))
     named = k._name_value(np.array(board, np.int8), 7, np.ascontiguousarray(net.w1.T), net.b1, net.w2, net.b2,
-                          selfplay.workspace(v), k.inc_scratch(net.hidden, 1), np.zeros(1))
+                          selfplay.workspace(v), k.inc_scratch(np.ascontiguousarray(net.w1.T), net.w2, net.b2),
+                          np.zeros(1))
     assert named == int(np.argmax(own)) + 1
     assert int(np.argmax(exact)) + 1 != named  # the case that parted them: the database ranks 1-1 first
 

@@ -488,14 +488,14 @@ def _one_board(boards: Any, n: int) -> np.ndarray | None:
     return None
 
 
-_ONE: dict[tuple[Variant, str, int], Any] = {}
+_ONE: dict[tuple[Variant, str], Any] = {}
 
 
-def _evaluate_kernel(variant: Variant, encoding: str, hidden2: int = 0) -> Any:
+def _evaluate_kernel(variant: Variant, encoding: str) -> Any:
     """The variant's selfplay kernel for ``encoding`` (its ``evaluate_one`` and ``evaluate_many``
     value boards compiled), or None when the kernels run uncompiled (numba missing or disabled:
     numpy is then the faster path)."""
-    key = (variant, encoding, hidden2)
+    key = (variant, encoding)
     got = _ONE.get(key, False)
     if got is False:
         from ..kernels import compiled
@@ -504,7 +504,7 @@ def _evaluate_kernel(variant: Variant, encoding: str, hidden2: int = 0) -> Any:
         if compiled():
             from .selfplay import kernel
 
-            got = kernel(variant, encoding, hidden2)
+            got = kernel(variant, encoding)
         _ONE[key] = got
     return got
 
@@ -798,8 +798,8 @@ class Net:
         or with a second hidden layer that layer's packed above them (``(hidden2 + outputs,
         hidden)`` and ``(hidden2 + outputs + 2 hidden2,)``: after the biases, each second-layer
         unit's span of first-layer units, see :meth:`layer2_mask`; the kernel of
-        :func:`selfplay.kernel(variant, encoding, hidden2) <backgammon_lab.analysis.selfplay.kernel>`
-        reads them so)."""
+        :func:`selfplay.kernel(variant, encoding) <backgammon_lab.analysis.selfplay.kernel>`
+        reads them so, and the second layer's size from them)."""
         return (self._w1t.copy(), self.b1.copy(), self._packed[0].copy(), self._packed[1].copy())
 
     def search_weights(self) -> tuple[Any, ...]:
@@ -896,7 +896,7 @@ class Net:
         whose second layer the kernel sums in float32); uncompiled (numba absent or disabled), one
         batched numpy call for the whole batch, encoding included.
         """
-        k = _evaluate_kernel(self.variant, self.encoding, self.hidden2)
+        k = _evaluate_kernel(self.variant, self.encoding)
         row = _one_board(boards, self.variant.points) if k is not None else None
         if row is not None:
             off = opp_off[0] if hasattr(opp_off, "__len__") else opp_off
@@ -923,7 +923,7 @@ class Net:
         """Values (one row) of a :class:`~backgammon_lab.position.Position` for ``position.turn``,
         who is about to roll."""
         self.check_variant(position.variant)
-        k = _evaluate_kernel(self.variant, self.encoding, self.hidden2)
+        k = _evaluate_kernel(self.variant, self.encoding)
         if k is not None:
             return k.evaluate_one(np.array(position.board()), position.opponent_off,  # type: ignore[no-any-return]
                                   self._w1t, self.b1, *self._packed)

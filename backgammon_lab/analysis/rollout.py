@@ -427,8 +427,8 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
     where the search takes them, :meth:`~backgammon_lab.analysis.nets.Net.with_race`,
     :meth:`~backgammon_lab.analysis.nets.Net.with_crashed`), hence the same results; or None
     when the rollout is not one it plays (another bot, a deeper ply, different bots on the two
-    sides, truncated games valued by another evaluator than the bot's net, class nets of another
-    shape than the kernel of the net runs (:func:`_class_nets`), or numba missing or disabled)."""
+    sides, truncated games valued by another evaluator than the bot's net, or numba missing or
+    disabled)."""
     template, a_bot, b_bot, player, seed, lo, hi, stratify, truncate, evaluator, games, luck_by = args
     bot: Any = a_bot  # a NetBot, once checked
     opp_bot: Any = b_bot
@@ -443,7 +443,7 @@ def _kernel_games(args: Job) -> list[tuple[float, float, int]] | None:
         return None
     from ..kernels import compiled
 
-    if not compiled() or template.phase not in _PHASE_CODES or _class_nets(bot.net_for(template.variant)) is None:
+    if not compiled() or template.phase not in _PHASE_CODES:
         return None
     if template.phase is Phase.OPENING and template.position.turn != "white":
         return None
@@ -488,19 +488,17 @@ def _kernel_luck(bot: Any, luck_by: Any, template: TurnState) -> bool:
     return luck_by is bot.net_for(template.variant) and bool(bot.lookahead) and bot.shortlist == SHORTLIST
 
 
-def _class_nets(net: Any) -> tuple[int, Any, Any] | None:
+def _class_nets(net: Any) -> tuple[int, Any, Any]:
     """``(classes, crashed, race)``: the class nets the kernel of ``net`` plays by, as
     ``rollout_games`` takes them (``classes`` bit 1 a crashed net, bit 2 a race net; the net
-    itself in the place of one it lacks), or None when one of them is of a shape that kernel
-    cannot run (a second hidden layer of another size than the net's)."""
+    itself in the place of one it lacks). Class nets share the net's encoding, and the kernel
+    reads each net's size from its weights, so it runs every class net."""
     classes = 0
     nets = []
     for bit, sub in ((1, net.crashed), (2, net.race)):
         if sub is None:
             nets.append(net)
             continue
-        if sub.hidden2 not in (0, net.hidden2):
-            return None
         classes |= bit
         nets.append(sub)
     return classes, nets[0], nets[1]
@@ -524,12 +522,10 @@ def _kernel_run(template: TurnState, bot: Any, seed: int, lo: int, hi: int, stra
     pos = template.turn_start if ph is Phase.PLAY else template.position
     mover = "white" if ph is Phase.OPENING else template.player
     roll = template.roll
-    k = kernel(v, net.encoding, net.hidden2)
+    k = kernel(v, net.encoding)
     ws, sc, nout = _buffers(net)
     weights = net.search_weights()
-    got = _class_nets(net)
-    assert got is not None
-    classes, cnet, rnet = got
+    classes, cnet, rnet = _class_nets(net)
     cw, rw = cnet.search_weights(), rnet.search_weights()
     dbt = bearoff.kernel_database(v)
     mts = np.array([_game_rng(seed, i).getstate()[1] for i in range(lo, hi)], dtype=np.int64)

@@ -195,7 +195,7 @@ class Evaluator:
             net, which = net.crashed, "crashed"
         slot = self._kernels.get(which)
         if slot is None:
-            slot = self._kernels[which] = (kernel(net.variant, net.encoding, net.hidden2), net.search_weights(),
+            slot = self._kernels[which] = (kernel(net.variant, net.encoding), net.search_weights(),
                                            threading.local())
         mod, weights, local = slot
         tail = getattr(local, "tail", None)

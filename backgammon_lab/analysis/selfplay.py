@@ -31,7 +31,7 @@ __all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", 
 MAX_PLY = 2
 
 _M62 = (1 << 62) - 1
-_KERNELS: dict[tuple[Any, str, int], ModuleType] = {}
+_KERNELS: dict[tuple[Any, str], ModuleType] = {}
 _ENC = {"td24": 0, "td24x": 1, "strip": 2, "td24e": 3, "td24m": 4, "td24t": 5}
 
 
@@ -43,16 +43,14 @@ def _after_table(variant: Variant) -> list[Any]:
               for named in range(2)] for c in range(7)] if a else [[[0] * 5] * 2] * 7 for a in range(7)]
 
 
-def kernel(variant: Variant, encoding: str, hidden2: int = 0) -> ModuleType:
-    """The self-play kernel of ``variant`` with the net encoding ``encoding`` (built on first use),
-    for nets with one hidden layer, or with a second one of ``hidden2`` units (whose weights the
-    kernel takes packed with the output layer's: :meth:`Net.kernel_weights
-    <backgammon_lab.analysis.nets.Net.kernel_weights>`)."""
+def kernel(variant: Variant, encoding: str) -> ModuleType:
+    """The self-play kernel of ``variant`` with the net encoding ``encoding`` (built on first use).
+    It serves nets of every size: one hidden layer, or a second one whose weights the kernel takes
+    packed with the output layer's (:meth:`Net.kernel_weights
+    <backgammon_lab.analysis.nets.Net.kernel_weights>`) and whose size it reads from them."""
     if encoding not in ENCODINGS:
         raise ValueError(f"unknown encoding {encoding!r}")
-    if isinstance(hidden2, bool) or not isinstance(hidden2, int) or hidden2 < 0:
-        raise ValueError(f"hidden2 is a whole number of units, 0 for none, not {hidden2!r}")
-    key = (variant, encoding, hidden2)
+    key = (variant, encoding)
     mod = _KERNELS.get(key)
     if mod is None:
         from .selfplay_template import ROLLOUT, TEMPLATE, level_source
@@ -61,7 +59,7 @@ def kernel(variant: Variant, encoding: str, hidden2: int = 0) -> ModuleType:
         source = TEMPLATE.format(
             variant_repr=repr(variant), movegen=mg.__name__, checkers=variant.checkers, home=variant.home,
             gammons=bool(variant.gammons), opening_choice=bool(variant.opening_choice), enc=_ENC[encoding],
-            nin=input_size(variant, encoding), hidden2=hidden2, cap=variant.stacking_cap or variant.checkers + 1,
+            nin=input_size(variant, encoding), cap=variant.stacking_cap or variant.checkers + 1,
             capn=max(1, variant.checkers // variant.stacking_cap) if variant.stacking_cap else 1,
             exact=bool(variant.exact_bear_off), after=_after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.bar)])

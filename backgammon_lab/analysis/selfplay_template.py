@@ -41,9 +41,8 @@ NIN = {nin}
 # weights (rows 0..H2-1) above the output layer's (rows H2.., columns 0..H2-1), b2 (H2 + K + 2 H2)
 # the biases the same way, then for each second-layer row the first and one past the last column
 # of w2 it sums over (the zeros outside are skipped: a joined net's second layer is
-# block-diagonal); nets.Net keeps them so. The scratch rows e1, e2 have H + H2 entries
-H2 = {hidden2}
-DEEP = H2 > 0
+# block-diagonal); nets.Net keeps them so. The scratch rows e1, e2 have H + H2 entries. H2 is read
+# from the arrays' shapes (hidden2_of), not compiled in: one kernel serves nets of every shape
 UNITS = C if ENC == 2 else 4  # the inputs of a point's checkers, for each side
 TAIL0 = 2 * N * UNITS  # the first input after the points' (bar, off, pips, td24x features)
 # what follows a play: AFTER[a, b, named, used] = 0 end the turn, 1 roll again, 2 name doubles
@@ -548,9 +547,17 @@ def sigmoid_row(z, h, e1, e2):
 
 
 @njit
+def hidden2_of(w2, b2):
+    """The units of a net's second hidden layer (0: none), from its packed w2, b2 (b2 holds 2 H2
+    entries more than w2 has rows)."""
+    return (b2.shape[0] - w2.shape[0]) // 2
+
+
+@njit
 def post(z, w2, b2, h, out):
     """Hidden activations h (may be z itself) and outputs out from the pre-activations z."""
     H = z.shape[0]
+    H2 = hidden2_of(w2, b2)
     post_into(z, w2, b2, h, out, np.empty(H + H2), np.empty(H + H2))
 
 
@@ -558,9 +565,9 @@ def post(z, w2, b2, h, out):
 def post_into(z, w2, b2, h, out, e1, e2):
     """post with scratch rows e1, e2 (H + H2 entries)."""
     H = z.shape[0]
+    H2 = hidden2_of(w2, b2)
     sigmoid_row(z, h, e1, e2)
-    # a net of one layer has only the output layer's rows (a pruning net, in a kernel of two layers)
-    if DEEP and w2.shape[0] != out.shape[0]:  # the second hidden layer into e1[H:], its sigmoids with e1[:H2], e2[:H2] as scratch
+    if H2 > 0:  # the second hidden layer into e1[H:], its sigmoids with e1[:H2], e2[:H2] as scratch
         # its weights are float32 (nets.Net keeps them so) and so are its sums: the activations
         # as float32 into e2 (room for 2 (H + H2) of them), four rows at a time, each h read once
         h32 = e2.view(np.float32)
@@ -719,8 +726,11 @@ def add_columns(w1, ci, cd, m, z0, z):
 
 
 @njit
-def inc_scratch(H, K):
-    """Fresh scratch rows for the incremental evaluation (see Inc)."""
+def inc_scratch(w1, w2, b2):
+    """Fresh scratch rows for the incremental evaluation (see Inc) of the net w1, b1, w2, b2."""
+    H = w1.shape[1]
+    H2 = hidden2_of(w2, b2)
+    K = w2.shape[0] - H2
     return Inc(np.zeros(W, np.int8), np.zeros(NIN), np.zeros(H), np.zeros(H), np.zeros(K), np.zeros(NIN), np.zeros(H),
                np.zeros(NIN, np.int64), np.zeros(NIN), np.zeros(W, np.int8), np.zeros(W, np.int8),
                np.zeros(H), np.zeros(H + H2), np.zeros(H + H2))
@@ -793,6 +803,7 @@ def evaluate_one(b, opp_off, w1t, b1, w2, b2):
         v = xv[j]
         for k in range(H):
             z[k] += w1t[i, k] * v
+    H2 = hidden2_of(w2, b2)
     out = np.empty(w2.shape[0] - H2)
     post_into(z, w2, b2, z, out, np.empty(H + H2), np.empty(H + H2))
     return out
@@ -1200,7 +1211,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
     (kind 1 opening roll, 2 keep/reroll, 3 roll, 4 play, 5 name).
     With exact (and learn), a state that is a pure bear-off race is a target of the exact values of
     the bear-off database db (bearoff.kernel_database): the last state learns towards them."""
-    K = w2.shape[0] - H2
+    K = w2.shape[0] - hidden2_of(w2, b2)
     H = w1.shape[1]
     b = np.empty(W, np.int8)
     for i in range(W):
@@ -1211,7 +1222,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
     tmp = np.zeros(K)
     val = np.zeros(K)
     bv = np.zeros(K)
-    ic = inc_scratch(H, K)
+    ic = inc_scratch(w1, w2, b2)
     rows, o, g1, fixed, delta, prev, st, xp, dh = game_scratch(H, K)
     ex = np.zeros(K)
     tgt = np.zeros(K)
@@ -1458,7 +1469,7 @@ def _valued(b, opp_off, boards, kind, net, K):
     """The net's 0-ply values for the mover of the plays from b to boards, followed by kind."""
     rows = np.empty((boards.shape[0], K))
     net_rows(b, opp_off, boards, boards.shape[0], kind != 0, net[0], net[1], net[2], net[3],
-             inc_scratch(net[0].shape[1], K), rows, False)
+             inc_scratch(net[0], net[2], net[3]), rows, False)
     return rows
 
 
@@ -1475,7 +1486,7 @@ def _pruned_rows(b, opp_off, a, c, named, net, ws, sc, K):
         boards = ws[0][:cnt].copy()
         return boards, _valued(b, opp_off, boards, kind, net, K), kind
     cheap = np.empty((cnt, K))
-    net_rows(b, opp_off, ws[0], cnt, kind != 0, net[4], net[5], net[6], net[7], inc_scratch(net[4].shape[1], K),
+    net_rows(b, opp_off, ws[0], cnt, kind != 0, net[4], net[5], net[6], net[7], inc_scratch(net[4], net[6], net[7]),
              cheap, False)
     neg = np.empty(cnt)
     for i in range(cnt):
@@ -1517,7 +1528,7 @@ def _name_play(b, opp_off, net, ws, K, row, nb):
     its values and its board. The same choice, play and values as _plain for each doubles (the
     first best play): _name_best ranking by equity, with its own scratch rows."""
     w1, b1, w2, b2 = net[0], net[1], net[2], net[3]
-    return _name_best(b, opp_off, w1, b1, w2, b2, ws, inc_scratch(w1.shape[1], K), True, np.empty(K), row, nb)
+    return _name_best(b, opp_off, w1, b1, w2, b2, ws, inc_scratch(w1, w2, b2), True, np.empty(K), row, nb)
 
 
 @njit
@@ -2075,8 +2086,8 @@ def rollout_games(b0, off0, phase0, a0, c0, named0, fresh0, mts, forced, nforced
     row = np.empty(K)
     board = np.empty(W, np.int8)
     named_b = np.empty(W, np.int8)  # the best play of the doubles named_k (after the play that looked it up)
-    nets = (net, sc, inc_scratch(net[0].shape[1], K), cnet, csc, inc_scratch(cnet[0].shape[1], K),
-            rnet, rsc, inc_scratch(rnet[0].shape[1], K))
+    nets = (net, sc, inc_scratch(net[0], net[2], net[3]), cnet, csc, inc_scratch(cnet[0], cnet[2], cnet[3]),
+            rnet, rsc, inc_scratch(rnet[0], rnet[2], rnet[3]))
     tmp = np.empty(K)
     for g in range(mts.shape[0]):
         mt = mts[g]
