@@ -4,7 +4,7 @@
     python benchmarks/diagnose.py race-oracle --values gnubg|net [--classes race] [--net PATH] [--games 10000]
                                   [--first-pair 3000]
     python benchmarks/diagnose.py teacher [--net PATH] [--positions 400] [--seed 0] [--deep 3] [--window 0.04]
-                                  [--rollout GAMES --truncate TURNS]
+                                  [--rollout GAMES --truncate TURNS] [--only contact|crashed]
 
 ``labels``
     How far each evaluator's cubeless equity of a position (the side to act on roll) lies from
@@ -33,7 +33,9 @@
     at 2-ply (at most ``--deep``) valued at 3-ply (the opponent's ``roll_row`` at 3: three rolls,
     the choices inside at 0-ply); with ``--rollout GAMES``, valued instead by a rollout of GAMES
     games played by the net's 0-ply bot, each roll's luck taken off, cut after ``--truncate``
-    turns (the same dice for every candidate). Each choice is judged by gnubg 2-ply over every play (agreement,
+    turns (the same dice for every candidate). ``--only crashed`` (or ``contact``) draws the positions
+    as ``judge --only`` does, from that class alone (without it: every position in contact, crashed
+    ones included, of ``judge``'s usual draw). Each choice is judged by gnubg 2-ply over every play (agreement,
     equity lost) and, where the two choices differ, by gnubg 3-ply (which of the two it prefers,
     and by how much on average).
 
@@ -175,7 +177,7 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
     stats: dict[str, list[float]] = {"agree2": [], "agree3": [], "lost2": [], "lost3": []}
     differ: list[float] = []  # gnubg 3-ply: the deep choice's equity less the 2-ply choice's
     cpu3: list[float] = []
-    for pos, dice in gnubg_positions(args.positions, args.seed):
+    for pos, dice in gnubg_positions(args.positions, args.seed, args.only):
         if not contact(pos):
             continue
         st = _roll_state_play(pos, dice)
@@ -208,7 +210,7 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
     d = np.array(differ)
     lost = np.array(stats["lost3"]) - np.array(stats["lost2"])
     return {
-        "contact_positions": n, "judge": "gnubg 2-ply over every play; gnubg 3-ply where the choices differ",
+        "contact_positions": n, **({"only": args.only} if args.only else {}), "judge": "gnubg 2-ply over every play; gnubg 3-ply where the choices differ",
         "teacher 2-ply": {"agrees": float(np.mean(stats["agree2"])), "equity_lost": float(np.mean(stats["lost2"]))},
         deep_name: {"agrees": float(np.mean(stats["agree3"])), "equity_lost": float(np.mean(stats["lost3"])),
                     "cpu_s_per_decision": float(np.mean(cpu3))},
@@ -242,6 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--window", type=float, default=0.04, help="within this equity of the best at 2-ply")
     p.add_argument("--rollout", type=int, default=0, metavar="GAMES", help="value the candidates by rollouts")
     p.add_argument("--truncate", type=int, default=None, metavar="TURNS", help="cut the rollouts' games")
+    p.add_argument("--only", choices=("contact", "crashed"), help="positions of this class only, as judge --only")
     args = ap.parse_args(argv)
     cmds = {"labels": cmd_labels, "race-oracle": cmd_race_oracle, "teacher": cmd_teacher}
     out = cmds[args.cmd](args)
