@@ -48,13 +48,9 @@ if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium ];
 else
   rm -f "$CHROMIUM_NOTE"
 fi
-# the compiled move generator: numba compiles it once per machine into the user's cache (about a
-# minute on a cold cache; seconds afterwards), so that the first click or hint does not wait for it
-echo "setup: compiling the move generator (once per machine)" >&2
-"$PY" -c 'import json, time
-from backgammon_lab import Position, legal_plays
-t = time.perf_counter()
-for v in ("standard", "mexican", "minigam"):
-    legal_plays(Position.start(v), (3, 1)); legal_plays(Position.start(v), (2, 2))
-print("setup: move generator ready in %.1f s" % (time.perf_counter() - t))' >&2
+# the compiled kernels (the move generator, the search, the rollouts): numba compiles each once per
+# machine into the user's cache (minutes on a bare machine; seconds afterwards), so that the first
+# click, hint or rollout does not wait for it, and the tests' workers do not compile the same twice
+echo "setup: compiling the kernels of each variant's shipped net (once per machine)" >&2
+"$PY" scripts/precompile.py
 echo "setup: done; Python is $PY" >&2
