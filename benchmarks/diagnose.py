@@ -200,6 +200,9 @@ def cmd_teacher(args: argparse.Namespace) -> dict[str, Any]:
                 three[i] = -float(equity(ev.roll_row(nxt.position, 3)))
         pick3 = max(three, key=lambda i: (three[i], -i))
         cpu3.append(time.process_time() - t0)
+        if len(cpu3) % 10 == 0:  # progress, for long runs (the figures come at the end)
+            print(f"teacher: {len(cpu3)} positions, {np.mean(cpu3):.1f} s of CPU a decision for the deep choice",
+                  file=sys.stderr, flush=True)
         truth = np.array([g2.after_play(b, opp) for b in boards])
         for k, pick in (("2", pick2), ("3", pick3)):
             stats["agree" + k].append(float(truth[pick] >= truth.max() - 1e-9))
