@@ -252,9 +252,9 @@ def test_the_trainers_naming_in_a_bear_off_race_reads_the_net_alone() -> None:
     pos = Position.from_board(v, WHITE, board, 7)
     own = net.score(name_values(net, pos, lookahead=False, exact_races=False))
     exact = net.score(name_values(net, pos, lookahead=False))
-    named = k._name_value(np.array(board, np.int8), 7, np.ascontiguousarray(net.w1.T), net.b1, net.w2, net.b2,
-                          selfplay.workspace(v), k.inc_scratch(np.ascontiguousarray(net.w1.T), net.w2, net.b2),
-                          np.zeros(1))
+    w1t = np.ascontiguousarray(net.w1.T)
+    named = k._name_value(np.array(board, np.int8), 7, w1t, net.b1, net.w2, net.b2,
+                          selfplay.workspace(v), k.inc_scratch(w1t, net.w2, net.b2), np.zeros(1))
     assert named == int(np.argmax(own)) + 1
     assert int(np.argmax(exact)) + 1 != named  # the case that parted them: the database ranks 1-1 first
 
