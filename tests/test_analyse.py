@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab import find_variant
 from backgammon_lab.analysis import nets
@@ -27,7 +28,7 @@ RECORD = Path(__file__).parent / "data" / "mexican_game.json"
 
 @pytest.fixture(scope="module")
 def mex_net() -> Net:
-    return Net.create("mexican", hidden=8, seed=1)
+    return small_net("mexican", 8, seed=1)
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +133,7 @@ def test_exact_minigam_marks_a_random_players_mistakes(table3) -> None:
 
 
 def test_standard_game_with_a_net_and_forced_plays() -> None:
-    net = Net.create("standard", hidden=8, seed=5)
+    net = small_net("standard", 8, seed=5)
     g = Game("standard", seed=4)
     bot = HeuristicBot()
     for _ in range(24):

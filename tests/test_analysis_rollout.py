@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.bots import Bot, HeuristicBot, PerfectMiniGamBot, RandomBot, evaluate
@@ -198,9 +199,8 @@ def test_reduced_rollout_has_a_smaller_error_than_a_plain_one(table3) -> None:
 
 def test_truncated_rollout_with_a_net() -> None:
     from backgammon_lab.analysis.netbot import NetBot
-    from backgammon_lab.analysis.nets import Net
 
-    net = Net.create("standard", hidden=8, seed=2)
+    net = small_net("standard", 8, seed=2)
     pos = Position.start("standard")
     r = rollout(pos, Options(games=40, seed=1, truncate=2, bot=NetBot(net)), stratify=True)
     assert r.truncated == 40 and r.wins == 0 and r.outcomes == {} and 0 < r.win < 1
@@ -312,10 +312,9 @@ def test_truncated_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str
     the samples, game by game, are the engine path's: from the opening, before a roll, with dice
     to play and in a re-roll of a Mexican chain, after 1, 2 and 5 turns, stratified or not."""
     from backgammon_lab.analysis.netbot import NetBot
-    from backgammon_lab.analysis.nets import Net
 
     v = find_variant(variant)
-    bot = NetBot(Net.create(v, hidden=12, seed=5))
+    bot = NetBot(small_net(v, 12, seed=5))
     mid, starts = _kernel_starts(v)
     for i, start in enumerate(starts):
         for turns in (1, 2, 5):
@@ -324,7 +323,7 @@ def test_truncated_net_rollouts_in_the_kernel_equal_the_engine_path(variant: str
             assert fast.samples == slow.samples and fast.to_json() == slow.to_json()
             assert fast.truncated > 0
     # another evaluator than the bot's net: the engine path, with its values
-    other = Net.create(v, hidden=12, seed=6)
+    other = small_net(v, 12, seed=6)
     r = rollout(mid, Options(games=4, seed=1, truncate=1, bot=bot, evaluator=other))
     assert r.truncated == 4 and r.samples != rollout(mid, Options(games=4, seed=1, truncate=1, bot=bot)).samples
 
@@ -335,10 +334,10 @@ def test_rollout_rows_are_the_rollouts_outcomes_by_output() -> None:
     games rollout() plays with the same seed: its winning chance is the rows' first column, and its
     points per game the rows' cubeless equity. Bad input: RolloutError quoting it."""
     from backgammon_lab.analysis.netbot import NetBot
-    from backgammon_lab.analysis.nets import Net, equity
+    from backgammon_lab.analysis.nets import equity
     from backgammon_lab.analysis.rollout import hash_seed, rollout_rows
 
-    net = Net.create("standard", hidden=12, seed=4)
+    net = small_net("standard", 12, seed=4)
     positions = sample_positions("standard", 30, HeuristicBot(), seed=2)[-3:]
     for truncate in (None, 3):
         rows = rollout_rows(positions, NetBot(net), games=36, truncate=truncate, seed=5)
@@ -378,11 +377,10 @@ def test_a_rolls_luck_averages_exactly_zero_over_the_dice(variant: str) -> None:
     that over the 21 rolls (each as often as it comes in 36), for the side the tally is for, so over
     the 36 outcomes of the dice it sums to zero, row by row, for either side; the same dice in either
     order are the same luck."""
-    from backgammon_lab.analysis.nets import Net
     from backgammon_lab.analysis.rollout import Luck
 
     v = find_variant(variant)
-    net = Net.create(v, hidden=12, seed=3)
+    net = small_net(v, 12, seed=3)
     for pos in sample_positions(v, 40, HeuristicBot(), seed=4)[-12::4]:
         st = position_state(pos)
         for player in ("white", "black"):
@@ -476,10 +474,9 @@ def test_luck_in_the_kernel_is_the_engine_paths(variant: str) -> None:
     rollout_rows(luck=True) gives the engine path's rows. Another evaluator takes the engine path."""
     from backgammon_lab.analysis import rollout as ro
     from backgammon_lab.analysis.netbot import NetBot
-    from backgammon_lab.analysis.nets import Net
 
     v = find_variant(variant)
-    bot = NetBot(Net.create(v, hidden=12, seed=5))
+    bot = NetBot(small_net(v, 12, seed=5))
     mid, starts = _kernel_starts(v)
     if v.name == "standard":
         starts.append(Position.from_string("standard/w/6x3,5x3,4x2/6x4,5x3,2"))
@@ -497,7 +494,7 @@ def test_luck_in_the_kernel_is_the_engine_paths(variant: str) -> None:
     finally:
         ro.KERNEL_ROLLOUTS = True
     assert np.abs(fast_rows - slow_rows).max() < 1e-9
-    other = Net.create(v, hidden=12, seed=6)
+    other = small_net(v, 12, seed=6)
     assert ro._kernel_games((position_state(mid), bot, bot, mid.turn, 1, 0, 2, True, None, None, 2, other)) is None
 
 
@@ -594,11 +591,10 @@ def test_net_rollouts_in_the_kernel_follow_the_class_nets() -> None:
     position and a race; and the class nets do play: without them the games differ."""
     from backgammon_lab.analysis import rollout as ro
     from backgammon_lab.analysis.netbot import NetBot
-    from backgammon_lab.analysis.nets import Net
 
-    net = Net.create("standard", hidden=24, hidden2=8, seed=5)
-    full = net.with_race(Net.create("standard", hidden=10, seed=6)).with_crashed(
-        Net.create("standard", hidden=16, hidden2=5, seed=7))
+    net = small_net("standard", 24, hidden2=8, seed=5)
+    full = net.with_race(small_net("standard", 10, hidden2=0, seed=6)).with_crashed(
+        small_net("standard", 16, hidden2=5, seed=7))
     assert ro._class_nets(full) == (3, full.crashed, full.race) and ro._class_nets(net) == (0, net, net)
     crashed = Position.from_string("standard/w/1x5,2x1,20x2/13x5,8x5,6x5")
     race = Position.from_string("standard/w/13x2,9x3,6x5,5x5/11x4,6x5,4x6")

@@ -45,7 +45,8 @@ DIGESTS = json.loads((Path(__file__).parent / "data" / "movegen_digests.json").r
 VARIANTS = ("standard", "mexican", "minigam")
 #: The encoding whose self-play and training kernel each variant's tests compile (a compile takes
 #: minutes on a cold cache): the widest, so one kernel runs every feature's code.
-_TRAINED = {"standard": "td24e", "mexican": "td24m", "minigam": "strip"}
+# the encodings of the shipped nets: tests on them reuse the kernels setup compiled (tests/nethelpers.py)
+_TRAINED = {"standard": "td24e", "mexican": "td24e", "minigam": "strip"}
 
 
 def _digest(name: str, cases: list) -> tuple[str, int]:
@@ -133,7 +134,7 @@ def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
         assert np.abs(out - net.evaluate([b], [opp_off])[0]).max() < 1e-9
 
 
-@pytest.mark.parametrize("name,enc", [("standard", "td24"), *sorted(_TRAINED.items())])
+@pytest.mark.parametrize("name,enc", [("standard", "td24"), ("mexican", "td24m"), *sorted(_TRAINED.items())])
 def test_incremental_evaluation_equals_the_numpy_forward_pass(name: str, enc: str) -> None:
     """Every play of a roll valued incrementally from the position before it (the base: that
     position as the next side to act sees it) equals the numpy net on the play's board, within
@@ -246,7 +247,7 @@ def test_the_trainers_naming_in_a_bear_off_race_reads_the_net_alone() -> None:
     from backgammon_lab.position import WHITE
 
     v = find_variant("mexican")
-    net = Net.create(v, hidden=8, seed=1, encoding="td24m")
+    net = Net.create(v, hidden=8, seed=1, encoding=_TRAINED["mexican"])
     k = selfplay.kernel(v, net.encoding)
     board = (3, 4, 4, 4) + (0,) * 19 + (-4, -4, 0, 0)  # my 12 on my 1- to 3-points, its 8 on its 1- and 2-points
     pos = Position.from_board(v, WHITE, board, 7)

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import Net, encode, equity, join_nets, load_net, shipped_net
@@ -93,7 +94,7 @@ def test_the_ranking_fit_learns_the_teachers_order(hidden2: int) -> None:
     the net's choice the teacher's on the decisions it learnt from, and keeps the net given; a net
     of two hidden layers learns through both."""
     mod = _script()
-    net = Net.create("standard", hidden=8, seed=3, hidden2=hidden2)
+    net = small_net("standard", 8, seed=3, hidden2=hidden2)
     rng = np.random.default_rng(0)
     pos = sample_positions("standard", 60, seed=5)
     boards = np.array([p.board() for p in pos])
@@ -115,7 +116,7 @@ def test_the_ranking_fit_keeps_a_joined_net_block_diagonal() -> None:
     """A joined net's second layer reads each member's units only; the ranking fit moves the
     weights of each member's block and leaves the zeros between them (``Net.layer2_mask``)."""
     mod = _script()
-    joined = join_nets([Net.create("standard", hidden=h, hidden2=h // 2, seed=h) for h in (6, 8)])
+    joined = join_nets([small_net("standard", h, seed=h, hidden2=h // 2) for h in (6, 8)])
     mask = joined.layer2_mask()
     assert mask is not None and not mask.all()
     pos = sample_positions("standard", 30, seed=5)
@@ -133,7 +134,7 @@ def test_the_value_term_pulls_each_candidates_equity_to_the_teachers() -> None:
     """With ``value`` the fit also makes each candidate's equity the teacher's, not only their
     order: the equities land nearer the teacher's than the ranking alone puts them."""
     mod = _script()
-    net = Net.create("standard", hidden=8, seed=3, hidden2=4)
+    net = small_net("standard", 8, seed=3, hidden2=4)
     pos = sample_positions("standard", 60, seed=5)
     boards = np.array([p.board() for p in pos])
     offs = np.array([p.opponent_off for p in pos])
@@ -151,7 +152,7 @@ def test_the_value_term_pulls_each_candidates_equity_to_the_teachers() -> None:
 
 def test_the_fit_encodes_its_candidates_a_chunk_at_a_time_as_at_once() -> None:
     mod = _script()
-    net = Net.create("standard", hidden=4, seed=1)
+    net = small_net("standard", 4, seed=1)
     pos = sample_positions("standard", 25, seed=2)
     boards = np.array([p.board() for p in pos])
     offs = np.array([p.opponent_off for p in pos])
@@ -202,7 +203,7 @@ def test_label_with_a_net_file_uses_that_nets_self_play_and_search(tmp_path: Pat
     got = np.load(tmp_path / "a" / "rank1_s7.npz")
     assert len(got["group"]) >= 2
     _check_first_decision(got, load_net(path), seed=7, size=12)
-    other = Net.create("minigam", hidden=4, seed=1).save(tmp_path / "mini.npz")
+    other = small_net("minigam", 4, seed=1).save(tmp_path / "mini.npz")
     assert mod.main(["label", "7", "1", "--size", "12", "--dir", str(tmp_path / "b"), "--net", str(other)]) == 2
     with pytest.raises(ValueError, match="mini.npz.*minigam net, not standard"):
         mod.label(7, 1, 12, str(tmp_path / "b"), 1, "standard", str(other))
@@ -251,7 +252,7 @@ def test_a_decision_of_weight_zero_is_left_to_the_anchor() -> None:
     """``weight`` scales each decision's ranking term: with the anchor off, a decision of weight
     0 leaves the fit untouched, so fitting it with another decision of weight 0 is a fit of nothing."""
     mod = _script()
-    net = Net.create("standard", hidden=8, seed=3, hidden2=4)
+    net = small_net("standard", 8, seed=3, hidden2=4)
     pos = sample_positions("standard", 12, seed=5)
     x = encode(net.variant, np.array([p.board() for p in pos]), np.array([p.opponent_off for p in pos]), net.encoding)
     ids = np.repeat(np.arange(4), 3)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab import Position
 from backgammon_lab.analysis.analyse import analyse
 from backgammon_lab.analysis.bots import HeuristicBot
 from backgammon_lab.analysis.netbot import NetBot
-from backgammon_lab.analysis.nets import Net
 from backgammon_lab.analysis.options import Options
 from backgammon_lab.analysis.rollout import rollout
 from backgammon_lab.game import Game
@@ -37,7 +37,7 @@ def test_rollout_on_dask_equals_one_process(client) -> None:
 
 
 def test_reduced_rollout_with_a_net_on_dask(client) -> None:
-    net = Net.create("standard", hidden=8, seed=1)
+    net = small_net("standard", 8, seed=1)
     pos = Position.start("standard")
     opts = Options(games=36, seed=2, truncate=3, bot=NetBot(net))
     one = rollout(pos, opts, stratify=True, chunk=9)
@@ -46,7 +46,7 @@ def test_reduced_rollout_with_a_net_on_dask(client) -> None:
 
 
 def test_game_analysis_on_dask(client) -> None:
-    net = Net.create("minigam", hidden=8, seed=1)
+    net = small_net("minigam", 8, seed=1)
     g = Game("minigam", seed=4)
     while not g.is_over:
         if g.is_chance():

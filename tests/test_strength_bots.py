@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.hints import hint
-from backgammon_lab.analysis.nets import Net, play_board
+from backgammon_lab.analysis.nets import play_board
 from backgammon_lab.analysis.rollout import sample_positions
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -20,7 +21,7 @@ from strength import RolloutBot, _roll_state_play, main, position_class  # noqa:
 
 def test_rollout_bot_plays_the_best_play_of_the_rollouts() -> None:
     v = find_variant("mexican")
-    net = Net.create(v, hidden=6, seed=2)
+    net = small_net(v, 6, seed=2)
     bot = RolloutBot(net, games=6, truncate=2)
     chosen = 0
     for pos in sample_positions(v, 6, seed=3):
@@ -32,13 +33,13 @@ def test_rollout_bot_plays_the_best_play_of_the_rollouts() -> None:
         assert play_board(bot.choose_play(state, state.plays)) == play_board(h.plays[0].play)
         chosen += 1
     assert chosen >= 3
-    assert repr(bot) == "RolloutBot(<Net mexican td24 198-6-1 games=0>, 6 games, truncate=2)"
+    assert repr(bot) == "RolloutBot(<Net mexican td24e 230-6-1 games=0>, 6 games, truncate=2)"
     assert repr(RolloutBot(net, 4, None, luck=True)).endswith("4 games, truncate=None, luck)")
 
 
 def test_a_match_of_the_rollout_bot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "m.npz"
-    Net.create("mexican", hidden=4, seed=1).save(path)
+    small_net("mexican", 4, seed=1).save(path)
     assert main(["match", "mexican", "--games", "2", "--rollout", "2", "--truncate", "1", "--net", str(path)]) == 0
     out = capsys.readouterr().out
     assert '"games": 2' in out and "RolloutBot" in out
@@ -48,7 +49,7 @@ def test_the_headroom_measure_rolls_out_the_one_ply_bots_own_choices(tmp_path: P
     from mexican_headroom import decisions_from
     from mexican_headroom import main as headroom
 
-    net = Net.create("mexican", hidden=4, seed=1)
+    net = small_net("mexican", 4, seed=1)
     kept, games, won = decisions_from(net, 0, 1)
     assert games == 2 and 0 <= won <= 1 and kept
     for state, chosen in kept:  # each kept decision had a choice, and the play chosen is one of them
@@ -106,7 +107,7 @@ def test_the_race_oracle_diagnosis_values_only_rolls_that_reach_a_race(tmp_path:
     race[26] = 1  # a checker of the other side on the bar must pass the mover's: contact again
     assert not is_race(race)
     path = tmp_path / "s.npz"
-    Net.create("standard", hidden=4, seed=1).save(path)
+    small_net("standard", 4, seed=1).save(path)
     assert diagnose(["race-oracle", "--values", "net", "--games", "2", "--net", str(path)]) == 0
     out = capsys.readouterr().out
     assert '"games": 2' in out and '"race_values": "net"' in out

@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab import Position, find_variant
 from backgammon_lab.analysis.nets import Net, encode, flip, load_net
@@ -85,22 +86,22 @@ def _weights(net: Net) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("variant", ["mexican", "minigam"])
 def test_training_is_deterministic_for_a_seed(variant: str) -> None:
-    a = Net.create(variant, hidden=8, seed=5)
-    b = Net.create(variant, hidden=8, seed=5)
+    a = small_net(variant, 8, seed=5, hidden2=0)
+    b = small_net(variant, 8, seed=5, hidden2=0)
     Trainer(a, seed=5).train(3)
     Trainer(b, seed=5).train(3)
     for x, y in zip(_weights(a), _weights(b), strict=True):
         assert np.array_equal(x, y)
-    c = Net.create(variant, hidden=8, seed=5)
+    c = small_net(variant, 8, seed=5, hidden2=0)
     Trainer(c, seed=6).train(3)
     assert not np.array_equal(a.w1, c.w1)
 
 
 def test_resumed_run_equals_an_uninterrupted_one(tmp_path: object) -> None:
     path = tmp_path / "net.npz"  # type: ignore[operator]
-    whole = Net.create("mexican", hidden=8, seed=1)
+    whole = small_net("mexican", 8, seed=1)
     Trainer(whole, seed=1).train(4)
-    part = Net.create("mexican", hidden=8, seed=1)
+    part = small_net("mexican", 8, seed=1)
     Trainer(part, seed=1).train(2, path=path)
     again = load_net(path)
     assert again.games == 2
@@ -114,7 +115,7 @@ def test_resumed_run_equals_an_uninterrupted_one(tmp_path: object) -> None:
 def test_mexican_self_play_makes_every_decision_through_the_engine() -> None:
     """A Mexican game of the trainer passes through the choice, rolls again after doubles, and
     names doubles after a Mexican, with the same player acting in each chain."""
-    net = Net.create("mexican", hidden=8, seed=0)
+    net = small_net("mexican", 8, seed=0)
     t = Trainer(net, seed=0)
     phases: Counter[str] = Counter()
     rerolls = []
@@ -173,17 +174,17 @@ def test_cli_train_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["train", "minigam", "--games", "1", "--lambda", "2"]) == 2
 
 
-def test_cli_train_grows_a_net_to_td24x_on_resume(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_train_grows_a_net_to_td24e_on_resume(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "mx.npz"  # type: ignore[operator]
     argv = ["train", "mexican", "--games", "2", "--hidden", "5", "--out", str(out), "--no-progress"]
-    assert main(argv) == 0
-    assert load_net(out).encoding == "td24"
-    assert main(argv + ["--resume", "--encoding", "td24x"]) == 0
+    assert main(argv + ["--encoding", "td24x"]) == 0
+    assert load_net(out).encoding == "td24x"
+    assert main(argv + ["--resume", "--encoding", "td24e"]) == 0  # the shipped net's inputs
     assert "grew the net" in capsys.readouterr().err
     net = load_net(out)
-    assert net.encoding == "td24x" and net.inputs == 210 and net.games == 4
-    assert net.meta["grown"][0]["games"] == 2 and "--encoding td24x" in net.meta["commands"][-1]
-    assert main(argv + ["--resume", "--encoding", "td24"]) == 2  # td24 does not extend td24x
+    assert net.encoding == "td24e" and net.inputs == 230 and net.games == 4
+    assert net.meta["grown"][0]["games"] == 2 and "--encoding td24e" in net.meta["commands"][-1]
+    assert main(argv + ["--resume", "--encoding", "td24x"]) == 2  # td24x does not extend td24e
     assert "does not extend" in capsys.readouterr().err
     assert main(["train", "minigam", "--games", "1", "--encoding", "td24x", "--out", str(out) + "2"]) == 2
     assert "24 points" in capsys.readouterr().err

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab import Position
 from backgammon_lab.analysis.hints import Options, doubles_hint, hint, opening_hint
-from backgammon_lab.analysis.nets import Net
 from backgammon_lab.analysis.solve import solve
 from backgammon_lab.analysis.tutor import judge
 from backgammon_lab.engine import KEEP, NameDoubles, dice_state
@@ -44,7 +44,7 @@ def test_exact_verdicts_in_minigam(table2) -> None:
 
 
 def test_net_verdicts_with_gammons() -> None:
-    net = Net.create("standard", hidden=8, seed=9)
+    net = small_net("standard", 8, seed=9)
     pos = Position.from_string("standard/w/24,22,13x4,8x3,6x4,5,4/24x2,13x4,8x2,7,6x4,5x2")
     st = dice_state(pos, (6, 4))
     h = hint(pos, (6, 4), Options(evaluator=net))
@@ -59,7 +59,7 @@ def test_net_verdicts_with_gammons() -> None:
 
 
 def test_mexican_choice_and_naming() -> None:
-    net = Net.create("mexican", hidden=8, seed=2)
+    net = small_net("mexican", 8, seed=2)
     g = Game("mexican", seed=1)
     g.roll((6, 2))
     o = opening_hint(g, options=Options(evaluator=net))

@@ -1,10 +1,9 @@
 """Game analysis: every decision of a game judged, each player's error rate and luck, a chart.
 
 >>> from backgammon_lab.game import Game
->>> from backgammon_lab.analysis.nets import Net
 >>> g = Game("standard", seed=3)
 >>> _ = g.roll((3, 1)).play("8/5 6/5")
->>> a = analyse(g, Options(evaluator=Net.create("standard", hidden=8, seed=0)))
+>>> a = analyse(g, Options(ply=0))
 >>> [(d.player, d.kind, d.choice) for d in a.decisions]
 [('white', 'play', '8/5 6/5')]
 

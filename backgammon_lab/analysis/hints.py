@@ -317,8 +317,7 @@ def hint(position: Position, dice: Any, options: Options | None = None, *, named
     games (see :func:`~backgammon_lab.analysis.rollout.rollout`). An exact hint is never rolled
     out. ``named`` marks the dice as doubles named after a Mexican.
 
-    >>> from backgammon_lab.analysis.nets import Net
-    >>> h = hint(Position.start("standard"), (3, 1), Options(ply=0, evaluator=Net.create("standard", hidden=4)))
+    >>> h = hint(Position.start("standard"), (3, 1), Options(ply=0))
     >>> len(h.plays), h.how
     (16, 'net, 0-ply')
     """

@@ -563,9 +563,9 @@ def rollout_rows(positions: Sequence[Position], bot: Bot, *, games: int = 36, tr
     the engine. ``luck``: each game's row less the luck of its rolls by the bot's net
     (:class:`Luck`; several times less noise, the same expectation).
 
-    >>> from backgammon_lab.analysis.nets import Net
+    >>> from backgammon_lab.analysis.nets import shipped_net
     >>> from backgammon_lab.analysis.netbot import NetBot
-    >>> bot = NetBot(Net.create("minigam", hidden=8, seed=1))
+    >>> bot = NetBot(shipped_net("minigam"))
     >>> rows = rollout_rows(sample_positions("minigam", 2, seed=1), bot, games=36, truncate=2)
     >>> rows.shape, bool(((rows >= 0) & (rows <= 1)).all())
     ((2, 1), True)
