@@ -85,7 +85,9 @@ def test_setup_waits_while_apt_is_busy_then_says_the_true_reason(tmp_path: Path)
     res, calls = _apt_install(tmp_path, locked=3, wait=60)  # the lock is freed after three tries
     assert "rc=0" in res.stdout and calls == 5  # 3 refused updates, the update, the install
     assert "apt is busy" in res.stderr and "held by process 4242" in res.stderr
-    res, calls = _apt_install(tmp_path, locked=10**6, wait=1)  # held for good
+    # held for good; bash's SECONDS counts whole seconds, so a wait of 1 s may end before a second
+    # try (it did once, on a loaded machine): 3 s leaves room for at least one more
+    res, calls = _apt_install(tmp_path, locked=10**6, wait=3)
     assert "rc=1" in res.stdout and calls >= 2
     why = res.stdout.split("why=", 1)[1]
     assert "still busy" in why and "Could not get lock /var/lib/dpkg/lock-frontend" in why

@@ -134,7 +134,7 @@ def test_kernel_encoding_and_forward_equal_numpy(name: str, enc: str) -> None:
         assert np.abs(out - net.evaluate([b], [opp_off])[0]).max() < 1e-9
 
 
-@pytest.mark.parametrize("name,enc", [("standard", "td24"), ("mexican", "td24m"), *sorted(_TRAINED.items())])
+@pytest.mark.parametrize("name,enc", [("standard", "td24"), *sorted(_TRAINED.items())])
 def test_incremental_evaluation_equals_the_numpy_forward_pass(name: str, enc: str) -> None:
     """Every play of a roll valued incrementally from the position before it (the base: that
     position as the next side to act sees it) equals the numpy net on the play's board, within

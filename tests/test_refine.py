@@ -15,12 +15,14 @@ from backgammon_lab.cli import main
 from backgammon_lab.errors import AnalysisError
 
 
-def small_net(seed: int = 0) -> Net:
-    return Net.create("minigam", hidden=8, seed=seed)
+def small_net(seed: int = 0, hidden2: int = 0) -> Net:
+    """A small Mini-Gam net; with ``hidden2`` the shipped net's two layers, whose search setup compiled
+    (tests/nethelpers.py)."""
+    return Net.create("minigam", hidden=8, seed=seed, hidden2=hidden2)
 
 
 def test_targets_are_the_searchs_values_at_that_ply() -> None:
-    net = small_net()
+    net = small_net(hidden2=4)
     pos = sample_positions("minigam", 5, seed=2)
     got = search_targets(net, pos, 1)
     ev = Evaluator(net)
@@ -43,7 +45,7 @@ def test_fit_moves_the_net_toward_the_targets_and_leaves_the_given_net_alone() -
 
 
 def test_refine_records_its_rounds_and_repeats_for_a_seed() -> None:
-    net = small_net()
+    net = small_net(hidden2=4)
     a, rounds = refine(net, rounds=2, positions=60, epochs=2, seed=5)
     b, _ = refine(net, rounds=2, positions=60, epochs=2, seed=5)
     assert [r.ply for r in rounds] == [1, 1] and all(r.positions >= 60 for r in rounds)
