@@ -145,7 +145,7 @@ def test_trainer_refuses_bad_rates() -> None:
 
 def test_cli_train_and_resume(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "mg.npz"  # type: ignore[operator]
-    argv = ["train", "minigam", "--checkers", "3", "--games", "5", "--hidden", "6", "--seed", "2",
+    argv = ["train", "minigam", "--checkers", "2", "--games", "5", "--hidden", "6", "--seed", "2",
             "--out", str(out), "--no-progress"]
     assert main(argv) == 0
     first = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
@@ -157,12 +157,12 @@ def test_cli_train_and_resume(tmp_path: object, capsys: pytest.CaptureFixture[st
     assert second["games_total"] == 10
     net = load_net(out)
     assert net.games == 10 and net.hidden == 6
-    assert net.variant == find_variant("minigam", checkers=3)
+    assert net.variant == find_variant("minigam", checkers=2)
     assert len(net.meta["commands"]) == 2 and "--resume" in net.meta["commands"][1]
     assert [(r["from"], r["to"]) for r in net.meta["history"]] == [(0, 5), (5, 10)]
     # the same 10 games in one run give the same weights
     one = tmp_path / "one.npz"  # type: ignore[operator]
-    assert main(["train", "minigam", "--checkers", "3", "--games", "10", "--hidden", "6", "--seed", "2",
+    assert main(["train", "minigam", "--checkers", "2", "--games", "10", "--hidden", "6", "--seed", "2",
                  "--out", str(one), "--no-progress"]) == 0
     assert np.array_equal(load_net(one).w1, net.w1)
 
@@ -193,7 +193,7 @@ def test_cli_train_grows_a_net_to_td24e_on_resume(tmp_path: object, capsys: pyte
 def test_cli_resume_widens_the_hidden_layer_and_training_goes_on(tmp_path: object,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "std.npz"  # type: ignore[operator]
-    base = ["train", "minigam", "--checkers", "3", "--games", "3", "--out", str(out), "--no-progress"]
+    base = ["train", "minigam", "--checkers", "2", "--games", "3", "--out", str(out), "--no-progress"]
     assert main(base + ["--hidden", "4", "--seed", "1", "--average", "2"]) == 0
     before = load_net(out)
     v = before.variant
@@ -243,7 +243,7 @@ def test_trainer_keeps_a_moving_average_of_the_weights() -> None:
 def test_cli_average_is_written_and_resumed_exactly(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     from backgammon_lab.analysis.train import average_path
 
-    base = ["train", "minigam", "--checkers", "3", "--hidden", "6", "--seed", "4", "--no-progress"]
+    base = ["train", "minigam", "--checkers", "2", "--hidden", "6", "--seed", "4", "--no-progress"]
     one, two = tmp_path / "one.npz", tmp_path / "two.npz"  # type: ignore[operator]
     assert main(base + ["--games", "8", "--average", "5", "--out", str(one)]) == 0
     assert main(base + ["--games", "3", "--average", "5", "--out", str(two)]) == 0
@@ -262,7 +262,7 @@ def test_cli_resume_switches_a_run_to_td0_and_the_checkpoint_keeps_it(tmp_path: 
     """``--resume --lambda 0`` continues a TD(lambda) run by TD(0) (the kernel's trace-free update);
     the checkpoint records lambda 0, so a later ``--resume`` without ``--lambda`` goes on with it,
     and the weights differ from the same games at lambda 0.7."""
-    base = ["train", "minigam", "--checkers", "3", "--hidden", "6", "--seed", "2", "--no-progress"]
+    base = ["train", "minigam", "--checkers", "2", "--hidden", "6", "--seed", "2", "--no-progress"]
     td0, td7 = tmp_path / "td0.npz", tmp_path / "td7.npz"  # type: ignore[operator]
     for out in (td0, td7):
         assert main(base + ["--games", "5", "--out", str(out)]) == 0
@@ -283,7 +283,7 @@ def test_cli_exact_races_is_kept_by_the_checkpoint_and_refused_where_there_is_no
     checkpoint and its history, kept by a later ``--resume``, turned off by ``--no-exact-races``;
     Mini-Gam, which has no bear-off database, refuses it with a message and no traceback."""
     out = tmp_path / "std.npz"  # type: ignore[operator]
-    base = ["train", "standard", "--hidden", "4", "--seed", "3", "--no-progress", "--out", str(out)]
+    base = ["train", "standard", "--hidden", "4", "--seed", "3", "--encoding", "td24e", "--no-progress", "--out", str(out)]
     assert main(base + ["--games", "2", "--exact-races"]) == 0
     net = load_net(out)
     assert net.meta["trainer"]["exact_races"] is True and net.meta["history"][-1]["exact_races"] is True
