@@ -69,7 +69,7 @@ def test_fit_refuses_inputs_of_the_wrong_shape() -> None:
 
 
 def test_refine_command_writes_the_net_and_a_line_a_round(tmp_path, capsys) -> None:
-    src = small_net().save(tmp_path / "mini.npz")
+    src = small_net(hidden2=4).save(tmp_path / "mini.npz")
     out = tmp_path / "refined.npz"
     assert main(["refine", str(src), "--out", str(out), "--positions", "40", "--epochs", "1", "--rounds", "2"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -123,7 +123,7 @@ def test_distil_fits_a_fresh_two_layer_net_to_the_teacher() -> None:
 
 
 def test_distil_command_writes_the_student(tmp_path, capsys) -> None:
-    src = small_net().save(tmp_path / "teacher.npz")
+    src = small_net(hidden2=4).save(tmp_path / "teacher.npz")
     out = tmp_path / "student.npz"
     assert main(["distil", str(src), "--out", str(out), "--hidden", "8", "--hidden2", "3", "--positions", "40",
                  "--epochs", "2", "--ply", "1", "--loss", "entropy", "--lr-end", "0.0001"]) == 0
