@@ -44,8 +44,8 @@ from randpos import random_board, random_cases  # noqa: E402
 DIGESTS = json.loads((Path(__file__).parent / "data" / "movegen_digests.json").read_text())
 VARIANTS = ("standard", "mexican", "minigam")
 #: The encoding whose self-play and training kernel each variant's tests compile (a compile takes
-#: minutes on a cold cache): the widest, so one kernel runs every feature's code.
-# the encodings of the shipped nets: tests on them reuse the kernels setup compiled (tests/nethelpers.py)
+#: minutes on a cold cache): the shipped net's, so the tests reuse the kernels setup compiled
+#: (tests/nethelpers.py); every encoding's own inputs are checked in the kernel below.
 _TRAINED = {"standard": "td24e", "mexican": "td24e", "minigam": "strip"}
 
 

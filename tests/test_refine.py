@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from nethelpers import small_net
 
 from backgammon_lab.analysis.nets import Net, NetError, load_net
 from backgammon_lab.analysis.refine import _inputs, distil, fit, refine, search_targets
@@ -15,14 +16,14 @@ from backgammon_lab.cli import main
 from backgammon_lab.errors import AnalysisError
 
 
-def small_net(seed: int = 0, hidden2: int = 0) -> Net:
-    """A small Mini-Gam net; with ``hidden2`` the shipped net's two layers, whose search setup compiled
-    (tests/nethelpers.py)."""
-    return Net.create("minigam", hidden=8, seed=seed, hidden2=hidden2)
+def mini(seed: int = 0, hidden2: int = 0) -> Net:
+    """A small Mini-Gam net, of one hidden layer unless ``hidden2`` (the shipped net's two layers,
+    whose search setup compiled)."""
+    return small_net("minigam", 8, seed=seed, hidden2=hidden2)
 
 
 def test_targets_are_the_searchs_values_at_that_ply() -> None:
-    net = small_net(hidden2=4)
+    net = mini(hidden2=4)
     pos = sample_positions("minigam", 5, seed=2)
     got = search_targets(net, pos, 1)
     ev = Evaluator(net)
@@ -32,7 +33,7 @@ def test_targets_are_the_searchs_values_at_that_ply() -> None:
 
 
 def test_fit_moves_the_net_toward_the_targets_and_leaves_the_given_net_alone() -> None:
-    teacher, student = small_net(1), small_net(2)
+    teacher, student = mini(1), mini(2)
     pos = sample_positions("minigam", 400, seed=3, explore=1.0)
     x = _inputs(student, pos)
     targets = teacher.forward(x)[1]
@@ -45,7 +46,7 @@ def test_fit_moves_the_net_toward_the_targets_and_leaves_the_given_net_alone() -
 
 
 def test_refine_records_its_rounds_and_repeats_for_a_seed() -> None:
-    net = small_net(hidden2=4)
+    net = mini(hidden2=4)
     a, rounds = refine(net, rounds=2, positions=60, epochs=2, seed=5)
     b, _ = refine(net, rounds=2, positions=60, epochs=2, seed=5)
     assert [r.ply for r in rounds] == [1, 1] and all(r.positions >= 60 for r in rounds)
@@ -59,17 +60,17 @@ def test_refine_records_its_rounds_and_repeats_for_a_seed() -> None:
                                         ({"positions": "many"}, "many")])
 def test_refine_refuses_bad_settings_quoting_them(kw: dict, quoted: str) -> None:
     with pytest.raises(AnalysisError, match=quoted):
-        refine(small_net(), **kw)
+        refine(mini(), **kw)
 
 
 def test_fit_refuses_inputs_of_the_wrong_shape() -> None:
-    net = small_net()
+    net = mini()
     with pytest.raises(AnalysisError, match=r"\(3, 5\)"):
         fit(net, np.zeros((3, 5)), np.zeros((3, 1)))
 
 
 def test_refine_command_writes_the_net_and_a_line_a_round(tmp_path, capsys) -> None:
-    src = small_net(hidden2=4).save(tmp_path / "mini.npz")
+    src = mini(hidden2=4).save(tmp_path / "mini.npz")
     out = tmp_path / "refined.npz"
     assert main(["refine", str(src), "--out", str(out), "--positions", "40", "--epochs", "1", "--rounds", "2"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -81,7 +82,7 @@ def test_refine_command_writes_the_net_and_a_line_a_round(tmp_path, capsys) -> N
 
 
 def test_fit_trains_both_layers_of_a_two_layer_net() -> None:
-    teacher = small_net(1)
+    teacher = mini(1)
     student = Net.create("minigam", hidden=12, hidden2=4, seed=2)
     pos = sample_positions("minigam", 400, seed=3, explore=1.0)
     x = _inputs(student, pos)
@@ -96,7 +97,7 @@ def test_fit_trains_both_layers_of_a_two_layer_net() -> None:
 
 
 def test_a_falling_step_size_changes_the_fit_and_repeats() -> None:
-    teacher, student = small_net(1), small_net(2)
+    teacher, student = mini(1), mini(2)
     pos = sample_positions("minigam", 200, seed=3, explore=1.0)
     x = _inputs(student, pos)
     targets = teacher.forward(x)[1]
@@ -109,7 +110,7 @@ def test_a_falling_step_size_changes_the_fit_and_repeats() -> None:
 
 
 def test_distil_fits_a_fresh_two_layer_net_to_the_teacher() -> None:
-    teacher = small_net(1)
+    teacher = mini(1)
     a, one = distil(teacher, hidden=16, hidden2=4, positions=300, ply=0, epochs=30, lr=3e-3, batch=32, seed=5)
     b, _ = distil(teacher, hidden=16, hidden2=4, positions=300, ply=0, epochs=30, lr=3e-3, batch=32, seed=5)
     assert a.hidden == 16 and a.hidden2 == 4 and a.encoding == teacher.encoding
@@ -123,7 +124,7 @@ def test_distil_fits_a_fresh_two_layer_net_to_the_teacher() -> None:
 
 
 def test_distil_command_writes_the_student(tmp_path, capsys) -> None:
-    src = small_net(hidden2=4).save(tmp_path / "teacher.npz")
+    src = mini(hidden2=4).save(tmp_path / "teacher.npz")
     out = tmp_path / "student.npz"
     assert main(["distil", str(src), "--out", str(out), "--hidden", "8", "--hidden2", "3", "--positions", "40",
                  "--epochs", "2", "--ply", "1", "--loss", "entropy", "--lr-end", "0.0001"]) == 0
