@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import neg as _neg
 from typing import TYPE_CHECKING, Any, Literal
 
 from . import textforms
-from .errors import DiceError, NotationError, PositionError, show, whole_number
+from .errors import DiceError, PositionError, show, whole_number
 from .variants import Variant, find_variant
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; rules imports this module
-    from .rules import PlayList
+    pass
 
 __all__ = ["WHITE", "BLACK", "PLAYERS", "Player", "other", "OFF", "Position", "Step", "Play", "Roll", "format_play"]
 
@@ -307,12 +307,6 @@ class Position:
         pts = tuple(-self.points[n - 1 - i] for i in range(n))
         return Position._trusted(self.variant, pts, self.bar[::-1], self.off[::-1], other(self.turn))
 
-    def legal_plays(self, dice: tuple[int, int] | Roll) -> PlayList:
-        """The distinct legal plays of ``dice`` for the side to move (see :func:`rules.legal_plays`)."""
-        if _GENERATOR is None:  # pragma: no cover - importing the package imports the rules
-            raise NotationError("the move generator is not loaded: import backgammon_lab.rules")
-        return _GENERATOR(self, dice)
-
     # -- mover's-eye board used by the move generator -------------------------------------------
     def board(self) -> tuple[int, ...]:
         """The board seen by the side to move: ``(off, p1..pN, bar, opponent_bar)``.
@@ -369,9 +363,6 @@ _SET_HASH = Position.__dict__["_hash"].__set__
 _SET_BOARD = Position.__dict__["_board"].__set__
 
 
-#: The move generator, set by :mod:`backgammon_lab.rules` when it is imported (the rules build on
-#: positions, so this module cannot import them): ``Position.legal_plays`` calls it.
-_GENERATOR: Callable[[Position, Any], PlayList] | None = None
 
 #: No count of checkers comes near this; larger numbers are refused before anything prints them.
 _BIG = 10**6

@@ -27,14 +27,13 @@ from __future__ import annotations
 import struct
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from . import position as _position
 from .errors import AmbiguousMoveError, IllegalMoveError, VariantError, show
-from .kernels import movegen, refusal_condition, step_rule_parts
+from .kernels import move_kernel
 from .moves import coerce_step, parse_steps
 from .position import OFF, Play, Position, Roll, Step, place_text
 from .variants import Rule, StepCheck
@@ -58,63 +57,15 @@ Board = tuple[int, ...]
 RawStep = tuple[int, int, int, bool]  # start, end, die, hit
 
 
-# The generator's single-step loops, compiled per variant from its StepCheck table
-# (Variant.step_checks). The templates hold only the mechanics of moving a checker; every condition
-# under which a step is refused is pasted in from the table, so the rule is written once, and
-# `judge` (used by explain_step) reports the first check of the same table that refuses a step.
-# Names: see StepCheck. OPP_BAR is the index of the opponent's bar in the board tuple.
-
-_STEPS_SRC = """
-def steps(b, d, SOURCES=SOURCES, BAR=BAR, OPP_BAR=OPP_BAR, CAP=CAP, HOME=HOME):
-    out = []
-    occ = [s for s in SOURCES if not ({source})]
-    if not occ:
-        return out
-    hi = occ[0]
-    if {move_gate}:
-        srcs = [s for s in occ if not ({move})]
-    else:
-        srcs = occ
-    for s in srcs:
-        t = s - d
-        if t > 0:
-            x = b[t]
-            if {land}:
-                continue
-            lst = list(b)
-            lst[s] -= 1
-            if x == -1:
-                lst[t] = 1
-                lst[OPP_BAR] += 1
-            else:
-                lst[t] = x + 1
-            out.append((s, t, tuple(lst), x == -1))
-        elif not ({off_gate}) and not ({off}):
-            lst = list(b)
-            lst[s] -= 1
-            lst[0] += 1
-            out.append((s, 0, tuple(lst), False))
-    return out
-
-
-def judge(b, s, d):
-    occ = [s for s in SOURCES if not ({source})]
-    hi = occ[0] if occ else 0
-    t = s - d
-    x = b[t] if t > 0 else None
-{judge_lines}
-    return None
-
-"""
-
-
 class _Rules:
-    """The facts of a variant unpacked into locals the inner loops read fast, and the variant's
-    single-step rules compiled into the step generator (``steps``) and the judge
-    (``judge``) from its :meth:`~backgammon_lab.variants.Variant.step_checks` table."""
+    """The facts of a variant unpacked into locals the inner loops read fast, and its single-step
+    rules and whole-turn search: the compiled kernel (:func:`backgammon_lab.kernels.move_kernel`),
+    whose boards and steps are converted here into tuples. The rules themselves are the kernel's
+    (:mod:`backgammon_lab.kernels.movegen`): the step generator and the judge that names the rule
+    refusing a step call the same functions."""
 
     __slots__ = ("n", "bar", "home", "cap", "exact", "bar_first", "low_first", "variant", "checks",
-                 "steps", "judge", "source", "orders", "_kernel", "_ws", "_rows")
+                 "orders", "_kernel", "_ws", "_rows")
 
     def __init__(self, variant: Any) -> None:
         self.variant = variant
@@ -127,41 +78,65 @@ class _Rules:
         self.low_first = variant.low_die_first
         self.checks: tuple[StepCheck, ...] = tuple(variant.step_checks())
         self.orders = {(a, b): variant.dice_orders((a, b)) for a in range(1, 7) for b in range(1, 7)}
-        if [c.code for c in self.checks if c.at == "source"] != ["no_checker"]:
-            raise VariantError(f"variant {variant.name!r}: the one 'source' check is no_checker")
-
-        judge_lines = []
-        for i, c in enumerate(self.checks):
-            guard = {"land": "t > 0 and ", "off": "t <= 0 and "}.get(c.at, "")
-            judge_lines.append(f"    if {guard}{refusal_condition(c)}:\n        return {i}, t, x, hi")
-        self.source = _STEPS_SRC.format(**step_rule_parts(self.checks), judge_lines="\n".join(judge_lines))
-        env: dict[str, Any] = {"SOURCES": tuple(range(self.bar, 0, -1)), "BAR": self.bar,
-                               "OPP_BAR": self.bar + 1, "CAP": self.cap, "HOME": self.home}
-        exec(compile(self.source, f"<step rules of {variant!r}>", "exec"), env)  # noqa: S102
-        self.steps: Callable[[Board, int], list[tuple[int, int, Board, bool]]] = env["steps"]
-        self.judge: Callable[[Board, int, int], tuple[int, int, int | None, int] | None] = env["judge"]
-        self._kernel: Any = None  # the variant's whole-turn search kernel, built on the first search
+        self._kernel: Any = None  # the variant's bound kernel, made on the first use
         self._ws: Any = None
         self._rows = struct.Struct(f"{self.bar + 2}b")  # one int8 board row of the kernel -> a tuple
 
-    def _run(self, b: Board, dice: tuple[int, int]) -> tuple[Any, int, int]:
-        """Run the kernel's whole-turn search (:func:`backgammon_lab.kernels.movegen`) on ``b``:
-        this thread's buffers, the number of plays found and their length (dice used)."""
+    def _k(self) -> Any:
         k = self._kernel
         if k is None:
-            k = self._kernel = movegen(self.variant)
+            try:
+                k = move_kernel(self.variant)
+            except ValueError as e:  # a step table or dice orders the kernel cannot play
+                raise VariantError(str(e)) from None
+            self._kernel = k
             self._ws = threading.local()
+        return k
+
+    def _buffers(self) -> Any:
         ws = getattr(self._ws, "buffers", None)
         if ws is None:  # the search's buffers, one set per thread (the kernel releases the GIL)
-            ws = self._ws.buffers = k.workspace()
-        b8 = k.np.frombuffer(bytearray(self._rows.pack(*b)), k.np.int8)  # the board as int8, writable
-        cnt, length = k.search(b8, dice[0], dice[1], *ws)
+            k = self._kernel
+            np = k.np
+            ws = self._ws.buffers = (k.workspace(), np.zeros(16, np.int64), np.zeros(16, np.int64),
+                                     np.zeros(16, np.int64), np.zeros((16, k.width), np.int8))
+        return ws
+
+    def _row(self, b: Board) -> Any:
+        return self._kernel.np.frombuffer(bytearray(self._rows.pack(*b)), self._kernel.np.int8)  # writable int8
+
+    def _run(self, b: Board, dice: tuple[int, int]) -> tuple[Any, int, int]:
+        """Run the kernel's whole-turn search on ``b``: this thread's buffers, the number of plays
+        found and their length (dice used)."""
+        k = self._k()
+        ws = self._buffers()[0]
+        cnt, length = k.search(self._row(b), dice[0], dice[1], *ws)
         return ws, cnt, length
+
+    def steps(self, b: Board, d: int) -> list[tuple[int, int, Board, bool]]:
+        """The single steps of die ``d`` from ``b``: ``(start, end, next board, hit)``, start
+        points from the highest down (the kernel's step generator, converted at this edge)."""
+        k = self._k()
+        _ws, ss, ts, hs, out = self._buffers()
+        n = k.step_boards(self._row(b), d, ss, ts, hs, out)
+        if not n:
+            return []
+        boards = self._rows.iter_unpack(out[:n].tobytes())
+        return [(int(s), int(t), nb, h == 1) for s, t, h, nb in zip(ss[:n].tolist(), ts[:n].tolist(),
+                                                                     hs[:n].tolist(), boards, strict=True)]
+
+    def judge(self, b: Board, s: int, d: int) -> tuple[int, int, int | None, int] | None:
+        """The kernel's judge of one step: ``(i, t, x, hi)`` for the ``i``-th rule of the table
+        refusing it (``x`` None for a bear-off), None when the step is allowed."""
+        i, t, x, hi = self._k().judge(self._row(b), s, d)
+        if i < 0:
+            return None
+        return int(i), int(t), (int(x) if t > 0 else None), int(hi)
 
     def search(self, b: Board, dice: tuple[int, int]) -> tuple[dict[Board, list[RawStep]], int]:
         """The legal full plays of ``dice`` from ``b`` keyed by resulting board (in the order the
-        search first reaches them), one path each, and their length: the kernel's whole-turn search
-        (:func:`backgammon_lab.kernels.movegen`), converted at this edge."""
+        search first reaches them), one path each, and their length: the kernel's whole-turn search,
+        converted at this edge."""
         ws, cnt, length = self._run(b, dice)
         boards = self._rows.iter_unpack(ws[0][:cnt].tobytes())
         if not length:
@@ -914,4 +889,3 @@ def _parse_play(plays: PlayList, text: str) -> Play:
     raise IllegalMoveError(f"illegal move {shown} with {d[0]}-{d[1]}: {why2.message}", why2.code, why2.message)
 
 
-_position._GENERATOR = legal_plays  # Position.legal_plays (positions cannot import the rules)

@@ -77,9 +77,9 @@ def main() -> None:
 
     import numpy as np
 
-    from backgammon_lab.kernels import movegen
+    from backgammon_lab.kernels import move_kernel
 
-    kern = movegen(ours_in[0][0].variant)
+    kern = move_kernel(ours_in[0][0].variant)
     ws = kern.workspace()
     arrays = [(np.array(pos.board(), np.int8), int(d[0]), int(d[1])) for pos, d in ours_in]
     kern.search(arrays[0][0], 3, 1, *ws)

@@ -38,7 +38,7 @@ from backgammon_lab.analysis.solve import (
     start_values,
     successor_tables,
 )
-from backgammon_lab.errors import TableMissingError
+from backgammon_lab.errors import AnalysisError, TableMissingError
 from backgammon_lab.game import ALL_ROLLS
 from backgammon_lab.rules import _rules, legal_boards
 
@@ -249,6 +249,9 @@ def test_save_load(tmp_path, small_tables: dict) -> None:
         load_table(tmp_path / "missing.npz")
     with pytest.raises(ValueError):
         solve(9)
+    for bad in (True, 2.0, "3", 0):  # a bool is no count of checkers (isinstance(True, int) holds)
+        with pytest.raises(AnalysisError, match=repr(bad).replace(".", r"\.")):
+            solve(bad)  # type: ignore[arg-type]
 
 
 def test_solve_independent_of_threads() -> None:

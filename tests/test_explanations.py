@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from rulehelpers import P
 
-from backgammon_lab import IllegalMoveError, Position, Step, explain_step, find_variant, legal_plays
+from backgammon_lab import IllegalMoveError, Position, Step, explain_step, find_variant, legal_plays, legal_steps
 from backgammon_lab.rules import REASONS, _rules, explain_play
 
 COMBINED = "mexican/w/13x3,11,6x4,4x3,3x4/24x2,15x2,13x3,8x3,6x5"
@@ -225,22 +225,26 @@ def test_the_generator_refuses_exactly_what_the_judge_refuses(v) -> None:
     assert tried > 10000
 
 
-def test_a_variant_rule_added_to_the_table_reaches_generator_and_explanations() -> None:
-    """One statement: a check added to a variant's table is obeyed and explained with no other code."""
-    from backgammon_lab.variants import StepCheck, Variant
-    from backgammon_lab.variants.standard import Standard
+def test_the_variant_table_alone_switches_a_rule_for_generator_and_explanations() -> None:
+    """One statement: a rule taken out of a variant's table is neither obeyed nor explained, with
+    no other code (Mexican without its cap row stacks a sixth checker; with it, the step is
+    refused and explained by M6)."""
+    from backgammon_lab.variants import StepCheck
+    from backgammon_lab.variants.mexican import Mexican
 
-    class NoSeven(Standard):
-        name = "test-no-seven"
+    class NoCap(Mexican):
+        name = "test-no-cap"
 
         def step_checks(self) -> tuple[StepCheck, ...]:
-            return (*super().step_checks(), StepCheck("no_seven", "land", "t == 7", "Nobody lands on point {t}."))
+            return tuple(c for c in super().step_checks() if c.code != "stack_cap")
 
-    v: Variant = NoSeven()
-    pos = Position(v, Position.start("standard").points)
-    plays = legal_plays(pos, (6, 1))
-    assert all(st.end != 7 for p in plays for st in p.steps)
-    assert explain_step(pos, (6, 1), [], "13/7").message == "Nobody lands on point 7."
+    capped = P("mexican/w/13,8x5,6x5,5x4/24x2,13x5,8x3,6x5")
+    free = Position(NoCap(), capped.points, capped.bar, capped.off, capped.turn)
+    assert not any(st.start == 13 and st.end == 8 for st in legal_steps(capped, (5, 5)))
+    assert any(st.start == 13 and st.end == 8 for st in legal_steps(free, (5, 5)))
+    why = explain_step(capped, (5, 5), [], "13/8")
+    assert why.rule is not None and why.rule.id == "M6"
+    assert explain_step(free, (5, 5), [], "13/8").legal
 
 
 # -- the search of move text is bounded (issue 11) --------------------------------------------------
@@ -281,7 +285,18 @@ def test_the_rules_pages_list_each_reason_with_its_quoted_rule(name: str) -> Non
 
 def test_M10_choice_test_tells_the_rule_from_a_must_bear_off_rule() -> None:
     """test_M10_bear_off_or_move_player_chooses fails for the wrong rule: under "a die that can bear
-    a checker off must do so" (one row added to Mexican's table) the play 6/5/1 disappears."""
+    a checker off must do so" no legal play of 4-1 from this position would move the 4 inside the
+    board while a checker could bear off with it; M10 leaves the choice, so such a play is legal."""
+    p = P("mexican/w/6,4/1x2")
+    plays = {str(x) for x in legal_plays(p, (4, 1))}
+    assert "6/5/1" in plays  # the 4 moved 5/1, though 4/off was open
+    assert any("4/off" in x for x in plays)
+
+
+def test_a_step_rule_no_kernel_implements_is_refused_in_words() -> None:
+    """A variant whose step table names a rule with no compiled function is refused with the
+    rule's name, at its first search, and nothing is searched under half its rules."""
+    from backgammon_lab.errors import VariantError
     from backgammon_lab.variants import StepCheck
     from backgammon_lab.variants.mexican import Mexican
 
@@ -289,23 +304,30 @@ def test_M10_choice_test_tells_the_rule_from_a_must_bear_off_rule() -> None:
         name = "test-must-bear-off"
 
         def step_checks(self) -> tuple[StepCheck, ...]:
-            return (*super().step_checks(), StepCheck("must_bear_off", "land", "b[d] > 0 and hi <= HOME",
-                                                      "A {d} that can bear a checker off must."))
+            return (*super().step_checks(), StepCheck("must_bear_off", "land", "A {d} that can bear a checker off must."))
 
     p = P("mexican/w/6,4/1x2")
     wrong = Position(MustBearOff(), p.points, p.bar, p.off, p.turn)
-    right = {str(x) for x in legal_plays(p, (4, 1))}
-    assert "6/5/1" in right and "6/5/1" not in {str(x) for x in legal_plays(wrong, (4, 1))}
+    with pytest.raises(VariantError, match="'must_bear_off'"):
+        legal_plays(wrong, (4, 1))
 
 
 @pytest.mark.parametrize("v", VARIANTS, ids=repr)
-def test_the_compiled_loops_hold_each_rule_of_the_table(v) -> None:
-    """The generator's source is made from the table: every refusal condition appears in it, and
-    the loops contain no landing or bear-off condition of their own."""
+def test_each_rule_of_the_table_is_one_kernel_function_read_by_the_generator_and_the_judge(v) -> None:
+    """Every code of the variant's step table names a compiled function of kernels.movegen, and
+    the step generator allows exactly the steps the judge lets through, on random boards of the
+    variant: the two read the same functions."""
+    from randpos import random_board
+
+    from backgammon_lab.kernels import movegen
+
     r = _rules(v)
     for check in r.checks:
-        assert f"({check.refuses})" in r.source, check
-        if check.when != "True":
-            assert f"({check.when})" in r.source, check
-    steps_src = r.source.split("def judge")[0]
-    assert "x >= -1" not in steps_src and "x < " not in steps_src and "t == 0" not in steps_src
+        assert callable(getattr(movegen, check.code)), check
+    rng = random.Random(5)
+    for _ in range(300):
+        b = random_board(v, rng)
+        for d in range(1, 7):
+            made = {s for s, _t, _nb, _hit in r.steps(b, d)}
+            for s in range(1, v.bar + 1):
+                assert (s in made) == (r.judge(b, s, d) is None), (b, s, d)

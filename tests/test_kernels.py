@@ -34,7 +34,7 @@ from backgammon_lab.engine import (
     start_state,
 )
 from backgammon_lab.errors import AnalysisError
-from backgammon_lab.kernels import compiled, movegen
+from backgammon_lab.kernels import compiled, move_kernel
 from backgammon_lab.position import Roll
 from backgammon_lab.variants import find_variant
 
@@ -51,7 +51,7 @@ _TRAINED = {"standard": "td24e", "mexican": "td24e", "minigam": "strip"}
 
 def _digest(name: str, cases: list) -> tuple[str, int]:
     v = find_variant(name)
-    k = movegen(v)
+    k = move_kernel(v)
     ws = k.workspace()
     h = hashlib.sha256()
     plays = 0
@@ -147,7 +147,7 @@ def test_incremental_evaluation_equals_the_numpy_forward_pass(name: str, enc: st
     net = Net.create(v, hidden=24, seed=6, encoding=enc)
     net.b1[:] = np.random.default_rng(1).normal(0, 0.5, net.hidden)
     w1t = np.ascontiguousarray(net.w1.T)
-    mg = movegen(v)
+    mg = move_kernel(v)
     ws = mg.workspace()
     ic = k.inc_scratch(w1t, net.w2, net.b2)
     out = np.zeros(len(net.outputs))

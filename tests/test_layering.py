@@ -188,7 +188,7 @@ def import_cycles(graph: dict[str, dict[str, Import]]) -> list[list[str]]:
 # -- the layers -------------------------------------------------------------------------------------
 # The core's layers, lowest first: a module imports only modules of earlier layers (issue 9).
 CORE_LAYERS = [["errors"], ["variants.base"], ["variants.standard", "variants.mexican", "variants.minigam"],
-               ["variants"], ["kernels._jit", "kernels.movegen_template"], ["kernels"], ["textforms"], ["position"],
+               ["variants"], ["kernels._jit", "kernels.layout"], ["kernels.movegen"], ["kernels"], ["textforms"], ["position"],
                ["moves"], ["rules"], ["notation"], ["engine"], ["game"],
                ["matchfiles.xgid", "matchfiles.model"], ["matchfiles.jellyfish", "matchfiles.sgf", "matchfiles.varianttext"],
                ["matchfiles"]]

@@ -12,7 +12,7 @@ from search_reference import dice_value as ref_dice
 from search_reference import roll_value as ref_roll
 from search_reference import rows as ref_rows
 
-from backgammon_lab import Position, find_variant
+from backgammon_lab import Position, find_variant, legal_plays
 from backgammon_lab.analysis.bots import HeuristicBot
 from backgammon_lab.analysis.netbot import NetBot
 from backgammon_lab.analysis.nets import (
@@ -174,7 +174,7 @@ def _escapes_by_hand(blocked: set[int], p: int) -> int:
 
 def _lost_by_the_engine(p: Position) -> float:
     """The share of the 36 rolls with which the side to act has no legal play at all."""
-    return sum(not any(play.steps for play in p.legal_plays((a, b))) for a in range(1, 7) for b in range(1, 7)) / 36
+    return sum(not any(play.steps for play in legal_plays(p, (a, b))) for a in range(1, 7) for b in range(1, 7)) / 36
 
 
 def test_td24m_low_die_features_by_hand_and_by_the_engine() -> None:

@@ -1,15 +1,87 @@
-"""Analysis: odds, bots, rollouts, hints and the exact solution of Mini-Gam.
+"""Analysis: odds, bots, evaluation, hints, rollouts, game analysis and Mini-Gam solved exactly.
 
-Built on the core (positions, rules, games) and never imported by it. The modules:
+Built on the core (positions, rules, games) and never imported by it. The public API is here, the
+way :mod:`chess.engine` gives its own: ``from backgammon_lab.analysis import hint, Options``. Each
+name is imported from its module on first use, so importing this package costs nothing.
 
-* :mod:`.odds` -- pip counts, entering, hitting and bearing-off chances, exact over the 36 rolls;
-* :mod:`.bots` -- one :class:`~.bots.Bot` interface for every decision, random and heuristic bots,
-  and the perfect Mini-Gam bot;
-* :mod:`.rollout` -- play a position out many times, seeded, on one or two cores;
-* :mod:`.options` -- :class:`~.options.Options`, how a search is made (ply, filters, rollouts);
-* :mod:`.hints` -- every legal play ranked, the error of a chosen play, Mexican decisions;
-* :mod:`.solve` -- Mini-Gam solved exactly;
-* :mod:`.table` -- the small tables these return in notebooks.
+========================  ======================================================================
+names                     module
+========================  ======================================================================
+``hint`` ``opening_hint`` ``doubles_hint`` ``Hint`` ``RankedPlay`` ``Decision`` ``DecisionHint``:
+                          :mod:`.hints`, every legal play ranked, Mexican's decisions
+``Options``               :mod:`.options`, how a search is made (ply, filters, rollouts)
+``Evaluator``             :mod:`.search`, the one search under a hint
+``rollout``               :mod:`.rollout`, a position played out many times, seeded
+``analyse`` ``Analysis``  :mod:`.analyse`, every decision of a game or match marked
+``judge`` ``Verdict``     :mod:`.tutor`, one decision judged as it is made
+``Net`` ``load_net``      :mod:`.nets`, the neural evaluators and the shipped ones
+``NetBot`` ``Bot`` ...    :mod:`.netbot`, :mod:`.bots`: players for games and rollouts
+``solve`` ``get_table``   :mod:`.solve`, Mini-Gam solved exactly
+``get_database``          :mod:`.bearoff`, the one-sided bear-off databases
+``pip_counts`` ...        :mod:`.odds`, chances exact over the 36 rolls
+``Trainer``               :mod:`.train`, self-play training
+========================  ======================================================================
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: Each public name and the module that defines it.
+_WHERE = {
+    **dict.fromkeys(("hint", "opening_hint", "doubles_hint", "Hint", "RankedPlay", "Decision", "DecisionHint"), "hints"),
+    "Options": "options",
+    "Evaluator": "search",
+    **dict.fromkeys(("rollout", "RolloutResult", "RolloutError"), "rollout"),
+    **dict.fromkeys(("analyse", "Analysis", "DecisionAnalysis", "PlayerSummary", "mark", "THRESHOLDS"), "analyse"),
+    **dict.fromkeys(("judge", "Verdict"), "tutor"),
+    **dict.fromkeys(("Net", "NetError", "load_net", "shipped_net"), "nets"),
+    "NetBot": "netbot",
+    **dict.fromkeys(("Bot", "RandomBot", "HeuristicBot", "PerfectMiniGamBot"), "bots"),
+    **dict.fromkeys(("solve", "get_table", "load_table", "MiniGamTable"), "solve"),
+    **dict.fromkeys(("get_database", "BearoffDatabase", "BearoffError"), "bearoff"),
+    **dict.fromkeys(("pip_counts", "enter_probability", "hit_probability", "shots", "bear_off_in_one",
+                     "odds_table"), "odds"),
+    "Trainer": "train",
+    "Table": "table",
+}
+
+__all__ = [
+    "Analysis", "BearoffDatabase", "BearoffError", "Bot", "Decision", "DecisionAnalysis", "DecisionHint",
+    "Evaluator", "HeuristicBot", "Hint", "MiniGamTable", "Net", "NetBot", "NetError", "Options",
+    "PerfectMiniGamBot", "PlayerSummary", "RandomBot", "RankedPlay", "RolloutError", "RolloutResult",
+    "THRESHOLDS", "Table", "Trainer", "Verdict", "analyse", "bear_off_in_one", "doubles_hint",
+    "enter_probability", "get_database", "get_table", "hint", "hit_probability", "judge", "load_net",
+    "load_table", "mark", "odds_table", "opening_hint", "pip_counts", "rollout", "shipped_net", "shots",
+    "solve",
+]  # the names of _WHERE (tests/test_layering.py checks that the two agree)
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers: the names as the modules define them
+    from .analyse import THRESHOLDS, Analysis, DecisionAnalysis, PlayerSummary, analyse, mark
+    from .bearoff import BearoffDatabase, BearoffError, get_database
+    from .bots import Bot, HeuristicBot, PerfectMiniGamBot, RandomBot
+    from .hints import Decision, DecisionHint, Hint, RankedPlay, doubles_hint, hint, opening_hint
+    from .netbot import NetBot
+    from .nets import Net, NetError, load_net, shipped_net
+    from .odds import bear_off_in_one, enter_probability, hit_probability, odds_table, pip_counts, shots
+    from .options import Options
+    from .rollout import RolloutError, RolloutResult, rollout
+    from .search import Evaluator
+    from .solve import MiniGamTable, get_table, load_table, solve
+    from .table import Table
+    from .train import Trainer
+    from .tutor import Verdict, judge
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value  # the next read finds it at once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

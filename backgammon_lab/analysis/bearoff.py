@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from backgammon_lab.errors import AnalysisError, whole_number
-from backgammon_lab.kernels import movegen
+from backgammon_lab.kernels import move_kernel
 from backgammon_lab.position import Position
 from backgammon_lab.variants import Variant, find_variant
 
@@ -182,17 +182,6 @@ class BearoffDatabase:
             raise BearoffError(f"{str(path)!r} is not a bear-off database: {e}") from None
 
 
-def _kernel(v: Variant) -> Any:
-    """The compiled bear-off solver of ``v`` (:mod:`backgammon_lab.analysis.bearoff_template`),
-    built on the variant's move-generation kernel and its ``after_play`` table."""
-    from backgammon_lab.kernels import _load
-
-    from .bearoff_template import TEMPLATE
-    from .selfplay import _after_table
-
-    return _load("bearoff", TEMPLATE.format(movegen=movegen(v).__name__, home=v.home, after=_after_table(v)))
-
-
 def build_database(variant: str | Variant, *, checkers: int | None = None) -> BearoffDatabase:
     """Solve the one-sided bear-off database of ``variant`` (see the module docstring).
 
@@ -206,14 +195,18 @@ def build_database(variant: str | Variant, *, checkers: int | None = None) -> Be
     home = v.home
     configs = _configs(n, home, v.stacking_cap)
     db0 = BearoffDatabase(v.name, n, home, configs, np.zeros((1, 1)), np.zeros((1, 1)))
-    k = _kernel(v)
-    ws = tuple(movegen(v).workspace())
-    args = (configs, db0._sorted_keys, db0._order, n)  # type: ignore[attr-defined]
+    from .bearoff_kernels import solve
+    from .selfplay import after_table
+
+    mk = move_kernel(v)
+    ws = mk.workspace()
+    keys, order = db0._sorted_keys, db0._order  # type: ignore[attr-defined]
+    args = (mk.rules, np.array(after_table(v), dtype=np.int64), configs, keys, order, n)
     turns = np.zeros((len(configs), MAX_TURNS))
-    k.solve(*args, 0, MAX_TURNS, turns, np.zeros(len(configs)), np.zeros((len(configs), 3)), ws)
+    solve(*args, 0, MAX_TURNS, turns, np.zeros(len(configs)), np.zeros((len(configs), 3)), ws)
     first = np.zeros((len(configs), MAX_TURNS if v.gammons else 1))
     if v.gammons:
-        k.solve(*args, 1, MAX_TURNS, first, np.zeros(len(configs)), np.zeros((len(configs), 3)), ws)
+        solve(*args, 1, MAX_TURNS, first, np.zeros(len(configs)), np.zeros((len(configs), 3)), ws)
     tail = float(np.max(np.abs(1.0 - turns.sum(axis=1))))
     if tail > 1e-12:
         raise BearoffError(f"{v.name}: {tail:.3g} of a distribution is beyond {MAX_TURNS} turns")

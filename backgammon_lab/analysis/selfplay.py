@@ -3,8 +3,7 @@
 :func:`kernel` builds the kernel of a variant and an encoding from
 :mod:`backgammon_lab.analysis.selfplay_template`: the variant's flow facts and its ``after_play``
 hook (read once into a table) are pasted in, and the moves come from the variant's
-move-generation kernel (:func:`backgammon_lab.kernels.movegen`), the package's one whole-turn
-search. :class:`~backgammon_lab.analysis.train.Trainer` trains through it; :func:`random_games`
+whole-turn search (:func:`backgammon_lab.kernels.movegen.search`), the package's only one. :class:`~backgammon_lab.analysis.train.Trainer` trains through it; :func:`random_games`
 plays uniformly random games (the benchmark against OpenSpiel's random self-play).
 
 Dice come from the kernel's own 62-bit generator (:func:`dice_stream` gives the same numbers in
@@ -18,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from ..kernels import _load, movegen
+from ..kernels import _load, move_kernel
+from ..kernels.layout import bar_of, opp_bar_of, width_of
 from ..position import Position
 from ..variants import Variant
 from .encodings import ENCODINGS, _rolls_reaching, input_size
 from .strategy import CRASHED_CHECKERS
 
-__all__ = ["kernel", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "no_database", "MAX_PLY"]
+__all__ = ["kernel", "after_table", "start_board", "dice_seed", "dice_stream", "random_games", "workspace", "no_database", "MAX_PLY"]
 
 #: The deepest look-ahead of the analysis search in the kernel (plies 0..MAX_PLY; see
 #: :class:`backgammon_lab.analysis.search.Evaluator`).
@@ -35,7 +35,7 @@ _KERNELS: dict[tuple[Any, str], ModuleType] = {}
 _ENC = {"td24": 0, "td24x": 1, "strip": 2, "td24e": 3, "td24m": 4, "td24t": 5}
 
 
-def _after_table(variant: Variant) -> list[Any]:
+def after_table(variant: Variant) -> list[Any]:
     """AFTER[a][b][named][used]: 0 end the turn, 1 roll again, 2 name doubles (used 0: the turn
     ends, as the engine does when no move is possible)."""
     code = {"end_turn": 0, "roll_again": 1, "name": 2}
@@ -55,13 +55,15 @@ def kernel(variant: Variant, encoding: str) -> ModuleType:
     if mod is None:
         from .selfplay_template import ROLLOUT, TEMPLATE, level_source
 
-        mg = movegen(variant)
+        mk = move_kernel(variant)
+        n = variant.points
         source = TEMPLATE.format(
-            variant_repr=repr(variant), movegen=mg.__name__, checkers=variant.checkers, home=variant.home,
+            variant_repr=repr(variant), n=n, width=width_of(n), bar=bar_of(n), opp_bar=opp_bar_of(n),
+            rules=mk.rules.tolist(), checkers=variant.checkers, home=variant.home,
             gammons=bool(variant.gammons), opening_choice=bool(variant.opening_choice), enc=_ENC[encoding],
             nin=input_size(variant, encoding), cap=variant.stacking_cap or variant.checkers + 1,
             capn=max(1, variant.checkers // variant.stacking_cap) if variant.stacking_cap else 1,
-            exact=bool(variant.exact_bear_off), after=_after_table(variant),
+            exact=bool(variant.exact_bear_off), after=after_table(variant),
             reach=[int(sum(1 << r for r in range(21) if row[r])) for row in _rolls_reaching(variant.bar)])
         source += level_source(MAX_PLY + 1)  # a re-roll at MAX_PLY averages over one roll more
         source += ROLLOUT.format(races=variant.points >= 2 * variant.home, crashed=CRASHED_CHECKERS)
@@ -97,7 +99,7 @@ def dice_stream(state: int) -> tuple[int, int]:
 
 def workspace(variant: Variant) -> tuple[np.ndarray, ...]:
     """Buffers for the kernels' searches (one set per thread)."""
-    return tuple(movegen(variant).workspace())
+    return tuple(move_kernel(variant).workspace())
 
 
 def random_games(variant: Variant, games: int, seed: int = 0) -> tuple[int, int]:

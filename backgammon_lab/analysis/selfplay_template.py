@@ -16,7 +16,7 @@ from collections import namedtuple
 import numpy as np
 
 from backgammon_lab.kernels._jit import njit_with
-from {movegen} import W, N, BAR, OPP_BAR, search
+from backgammon_lab.kernels.movegen import search as _search
 
 njit = njit_with(error_model="numpy")  # every divisor below is non-zero: no check
 # the net's arithmetic only: fused multiply-adds (fma) and reordered sums (sums); values move by
@@ -25,6 +25,11 @@ njit = njit_with(error_model="numpy")  # every divisor below is non-zero: no che
 njit_fma = njit_with(error_model="numpy", fastmath={{"contract"}})
 njit_sums = njit_with(error_model="numpy", fastmath={{"contract", "reassoc"}})
 
+N = {n}
+W = {width}
+BAR = {bar}
+OPP_BAR = {opp_bar}
+RULES = np.array({rules}, dtype=np.int64)  # the variant's rule row (kernels.movegen.rule_row)
 C = {checkers}
 HOME = {home}
 GAMMONS = {gammons}
@@ -885,7 +890,7 @@ def plays_of(b, a, c, named, ws):
     """Search the roll a-c from b (mover's eye; named: doubles named after a Mexican): the count of
     plays (their boards in ws[0]), the dice they use, and what follows them (0 the turn passes,
     also when there is no move; 1 roll again; 2 name doubles)."""
-    cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
+    cnt, used = _search(RULES, b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
     kind = AFTER[a, c, 1 if named else 0, used] if used > 0 else 0
     return cnt, used, kind
 
@@ -1326,7 +1331,7 @@ def play_game(start, rng, policy, learn, w1, b1, w2, b2, ew1, eb1, ew2, eb2, alp
             phase = 1
         else:
             if policy == 0:
-                cnt, used = search(b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
+                cnt, used = _search(RULES, b, a, c, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
                 i = next_die(rng) % cnt if cnt > 1 else 0
             else:
                 i, cnt, used, so = best_play(b, opp_off, a, c, named, learn, w1, b1, w2, b2, ws, ic, val, bv)

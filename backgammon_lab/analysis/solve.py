@@ -70,7 +70,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import AnalysisError, TableMissingError
+from ..errors import AnalysisError, TableMissingError, whole_number
 from ..position import OFF, WHITE, Position, Roll, other
 from ..rules import legal_boards
 from ..variants import Variant, find_variant
@@ -382,8 +382,7 @@ def solve(checkers: int = 8, *, bar_first: bool = False, tol: float = 1e-12, chu
     and ``chunk``, the work split of the former numpy solver, are still accepted and change
     nothing. ``progress`` shows a tqdm bar over the groups.
     """
-    if not isinstance(checkers, int) or not 1 <= checkers <= MAX_CHECKERS:
-        raise AnalysisError(f"the solver handles 1 to {MAX_CHECKERS} checkers a side, not {checkers!r}")
+    checkers = whole_number(checkers, "the solver's checkers a side", 1, MAX_CHECKERS, error=AnalysisError)
     if threads not in (1, 2):
         raise AnalysisError(f"the solver runs on 1 or 2 threads, not {threads!r}")
     from . import solve_kernels as sk

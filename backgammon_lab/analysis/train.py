@@ -466,14 +466,15 @@ def warm(variants: tuple[str, ...] = ("standard", "mexican", "minigam")) -> dict
     took (a cold cache: numba compiles; a warm one: it loads)."""
     import time
 
+    from ..kernels import move_kernel
     from .nets import Net, encoding_for, load_net, shipped_path
-    from .selfplay import movegen, random_games, start_board
+    from .selfplay import random_games, start_board
 
     out: dict[str, float] = {}
     for name in variants:
         v = find_variant(name)
         t = time.perf_counter()
-        mg = movegen(v)
+        mg = move_kernel(v)
         mg.search(start_board(v), 3, 1, *mg.workspace())
         mg.search(start_board(v), 2, 2, *mg.workspace())
         out[f"{name} search"] = time.perf_counter() - t

@@ -1,18 +1,18 @@
-"""Compiled kernels generated from each variant's rule table.
+"""Compiled kernels: the one whole-turn search, and the generated self-play and bear-off kernels.
 
-The single-step rules of a variant are the rows of its
-:meth:`~backgammon_lab.variants.Variant.step_checks` table. :func:`step_rule_parts` turns the rows
-into the few Python expressions the move generators test (which points hold a movable checker,
-which moves are refused, which landings, which bear-offs), and :func:`movegen` pastes them into the
-whole-turn search of :mod:`backgammon_lab.kernels.movegen_template`, the one search in the package.
+:mod:`backgammon_lab.kernels.movegen` is a plain module of compiled functions: the single-step
+rules (each one small function) and the whole-turn search, compiled once for every variant; a
+variant's facts reach them as its rule row (:func:`~backgammon_lab.kernels.movegen.rule_row`).
+:func:`move_kernel` binds the search to one variant. The board row's slots are named in
+:mod:`backgammon_lab.kernels.layout`.
 
-The generated source is written to the cache directory (``$XDG_CACHE_HOME/backgammon_lab/kernels``,
-one file per distinct rule table, named by a hash of its text) and imported from there, so numba
-compiles it once per machine and loads it from its on-disk cache afterwards. Nothing is generated
-or compiled when the package is imported: the first search of a variant does it.
+The self-play and bear-off kernels are still filled in from templates per variant and encoding
+(:mod:`backgammon_lab.analysis.selfplay_template`): :func:`_load` writes such a source to the cache
+directory (``$XDG_CACHE_HOME/backgammon_lab/kernels``, one file per distinct text, named by its
+hash) and imports it, so numba compiles it once per machine.
 
 With numba absent or disabled (``NUMBA_DISABLE_JIT=1`` or ``BACKGAMMON_LAB_JIT=0``) the same
-source runs as plain Python (:func:`compiled` is then false). Importing this package imports
+code runs as plain Python (:func:`compiled` is then false). Importing this package imports
 neither numba nor numpy: the first kernel does.
 """
 
@@ -27,11 +27,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..variants import StepCheck, Variant
 from ._jit import compiled
-from .movegen_template import TEMPLATE
 
-__all__ = ["compiled", "cache_dir", "movegen", "step_rule_parts", "refusal_condition", "kernel_source"]
+__all__ = ["compiled", "cache_dir", "move_kernel", "MoveKernel"]
 
 
 def cache_dir() -> Path:
@@ -41,65 +39,55 @@ def cache_dir() -> Path:
     return Path(base) / "backgammon_lab"
 
 
-def refusal_condition(c: StepCheck) -> str:
-    """A check's whole refusal condition (``when`` and ``refuses``) as one expression."""
-    return f"({c.refuses})" if c.when == "True" else f"(({c.when}) and ({c.refuses}))"
+class MoveKernel:
+    """The compiled whole-turn search (:mod:`backgammon_lab.kernels.movegen`) bound to one
+    variant's rule row ``rules`` (read-only, so that compiled callers holding it as a constant and
+    Python callers share one compiled version)."""
+
+    __slots__ = ("variant", "rules", "points", "width", "np", "_mod")
+
+    def __init__(self, variant: Any) -> None:
+        from . import movegen as mod
+
+        self._mod = mod
+        self.np = mod.np
+        self.variant = variant
+        self.points = variant.points
+        self.width = mod.width_of(variant.points)
+        r = mod.rule_row(variant)
+        r.flags.writeable = False
+        self.rules = r
+
+    def search(self, b: Any, a: int, c: int, *ws: Any) -> tuple[int, int]:
+        """The legal plays of ``a``-``c`` from the int8 board ``b`` into the workspace ``ws``."""
+        return self._mod.search(self.rules, b, a, c, *ws)  # type: ignore[no-any-return]
+
+    def step_boards(self, b: Any, d: int, ss: Any, ts: Any, hs: Any, out: Any) -> int:
+        """The single steps of die ``d`` from ``b`` and the boards they lead to."""
+        return self._mod.step_boards(self.rules, b, d, ss, ts, hs, out)  # type: ignore[no-any-return]
+
+    def judge(self, b: Any, s: int, d: int) -> tuple[int, int, int, int]:
+        """``(i, t, x, hi)``: the place in the step table of the rule refusing the step (-1: none)."""
+        return self._mod.judge(self.rules, b, s, d)  # type: ignore[no-any-return]
+
+    def workspace(self) -> tuple[Any, ...]:
+        """Fresh buffers for :meth:`search` (one set per thread)."""
+        return self._mod.workspace(self.points)  # type: ignore[no-any-return]
 
 
-def _any(exprs: list[str]) -> str:
-    return " or ".join(exprs) or "False"
+_BY_VARIANT: dict[Any, MoveKernel] = {}
 
 
-def step_rule_parts(checks: tuple[StepCheck, ...]) -> dict[str, str]:
-    """The step rules of a table as the expressions a generator tests, by the kind of step:
-
-    ``source`` (no movable checker on ``s``), ``move_gate``/``move`` (a board-wide condition and the
-    moves it refuses), ``land`` (refused landings), ``off_gate``/``off`` (bear-offs refused for the
-    whole board, and step by step). Every generator of the package is filled in from these.
-    """
-    by = {at: [c for c in checks if c.at == at] for at in ("source", "move", "land", "off")}
-    off_board = [c for c in by["off"] if c.refuses == "True"]
-    off_step = [c for c in by["off"] if c.refuses != "True"]
-    return {
-        "source": by["source"][0].refuses,
-        "move_gate": _any([f"({c.when})" for c in by["move"]]),
-        "move": _any([refusal_condition(c) for c in by["move"]]),
-        "land": _any([refusal_condition(c) for c in by["land"]]),
-        "off_gate": _any([f"({c.when})" for c in off_board]),
-        "off": _any([refusal_condition(c) for c in off_step]),
-    }
-
-
-def _midgame_ok(checks: tuple[StepCheck, ...]) -> bool:
-    """The two-dice shortcut holds when a step can neither open nor close a point for another: the
-    only landing rule is the block, and no rule of moving but bar-first (kept out by the shortcut's
-    own condition, an empty bar)."""
-    return ([c.code for c in checks if c.at == "land"] == ["blocked"]
-            and all(c.code == "bar_first" for c in checks if c.at == "move"))
-
-
-def kernel_source(variant: Variant) -> str:
-    """The move-generation kernel's source for ``variant`` (see the module docstring)."""
-    checks = tuple(variant.step_checks())
-    orders = [[[[0, 0]] * 2 for _ in range(7)] for _ in range(7)]
-    norders = [[0] * 7 for _ in range(7)]
-    for a in range(1, 7):
-        for c in range(1, 7):
-            got = variant.dice_orders((a, c))
-            if a != c:
-                if not 1 <= len(got) <= 2 or any(len(o) != 2 for o in got):
-                    raise ValueError(f"{variant!r}: dice_orders({(a, c)}) must give one or two orders of two dice")
-                orders[a][c] = [list(o) for o in got] + [[0, 0]] * (2 - len(got))
-            norders[a][c] = len(got)
-    return TEMPLATE.format(
-        n=variant.points, home=variant.home,
-        cap=variant.stacking_cap if variant.stacking_cap is not None else 0,
-        capped=variant.stacking_cap is not None, low_first=bool(variant.low_die_first),
-        midgame_ok=_midgame_ok(checks), orders=orders, norders=norders, **step_rule_parts(checks))
+def move_kernel(variant: Any) -> MoveKernel:
+    """The whole-turn search bound to ``variant`` (numba compiles it on the first search of any
+    variant, or loads it from its cache)."""
+    got = _BY_VARIANT.get(variant)
+    if got is None:
+        got = _BY_VARIANT[variant] = MoveKernel(variant)
+    return got
 
 
 _MODULES: dict[str, ModuleType] = {}
-_BY_VARIANT: dict[Any, ModuleType] = {}
 
 
 def _load(kind: str, source: str) -> ModuleType:
@@ -128,16 +116,4 @@ def _load(kind: str, source: str) -> ModuleType:
     sys.modules[name] = mod
     spec.loader.exec_module(mod)
     _MODULES[name] = mod
-    return mod
-
-
-def movegen(variant: Variant) -> ModuleType:
-    """The move-generation kernel of ``variant`` (generated, imported and compiled on first use).
-
-    Its ``search(board, a, b, *workspace())`` returns ``(count, steps)``; see
-    :mod:`backgammon_lab.kernels.movegen_template`.
-    """
-    mod = _BY_VARIANT.get(variant)
-    if mod is None:
-        mod = _BY_VARIANT[variant] = _load("movegen", kernel_source(variant))
     return mod

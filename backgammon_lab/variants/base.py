@@ -31,47 +31,38 @@ class Rule:
 class StepCheck:
     """One single-step rule: when a checker may not move with one die, and the sentence saying so.
 
-    This is the one statement of the rule: the move generator is compiled from these conditions
-    and :func:`backgammon_lab.rules.explain_step` reports the first one that refuses a step.
-
-    ``at`` says which steps the check looks at: ``"source"`` (every step; defines which points hold
-    a movable checker), ``"move"`` (every step), ``"land"`` (steps that land on a point) or
-    ``"off"`` (steps that bear off). ``refuses`` is a Python expression, true when the step is
-    refused, over these names: ``b`` the mover's-eye board (``b[0]`` off, ``b[1..N]`` points,
-    ``b[BAR]`` the mover's bar, opposing checkers negative), ``s`` the start point (``BAR`` for the
-    bar), ``d`` the die, ``t = s - d`` the end (``t <= 0``: off), ``x = b[t]`` (landing steps
-    only), ``hi`` the highest point (bar included) holding one of the mover's checkers, and the
-    constants ``BAR``, ``CAP``, ``HOME``. ``when`` is an optional condition on the board alone (not
-    ``s``, ``d``, ``t`` or ``x``): the check refuses a step when ``when`` and ``refuses`` both hold,
-    and the generator tests ``when`` once per board instead of once per step (``refuses`` may then
-    be ``"True"``). ``says`` is the explanation, a ``str.format`` template over the same names plus
-    ``start``/``end`` (the points in words) and ``held`` (``-x``).
+    ``code`` names the rule; its condition is one compiled function of the same name in
+    :mod:`backgammon_lab.kernels.movegen`, which both the move generator and
+    :func:`backgammon_lab.rules.explain_step` call (a variant's table says which rules hold, in the
+    order they are checked; a new rule is one more function there). ``at`` says which steps the
+    check looks at: ``"source"`` (every step; defines which points hold a movable checker),
+    ``"move"`` (every step), ``"land"`` (steps that land on a point) or ``"off"`` (steps that bear
+    off). ``says`` is the explanation, a ``str.format`` template over ``s`` the start point
+    (``BAR`` for the bar), ``d`` the die, ``t = s - d`` the end (``t <= 0``: off), ``x`` the
+    landing point's count (the mover's checkers positive), ``hi`` the highest point holding one of
+    the mover's checkers, the constants ``BAR``, ``CAP``, ``HOME``, and ``start``/``end`` (the
+    points in words) and ``held`` (``-x``).
     """
 
     code: str
     at: Literal["source", "move", "land", "off"]
-    refuses: str
     says: str
-    when: str = "True"
 
 
 # The single-step rules of every variant, switched on by the variant's facts (see step_checks).
-_NO_CHECKER = StepCheck("no_checker", "source", "b[s] <= 0", "You have no checker on {start}.")
-_BAR_FIRST = StepCheck("bar_first", "move", "s != BAR",
-                       "You have a checker on the bar: it must enter before any other checker moves.",
-                       when="b[BAR] > 0")
-_BLOCKED = StepCheck("blocked", "land", "x <= -2",
+_NO_CHECKER = StepCheck("no_checker", "source", "You have no checker on {start}.")
+_BAR_FIRST = StepCheck("bar_first", "move",
+                       "You have a checker on the bar: it must enter before any other checker moves.")
+_BLOCKED = StepCheck("blocked", "land",
                      "Point {t} is held by {held} opposing checkers: a checker may land only on an open point.")
-_STACK_CAP = StepCheck("stack_cap", "land", "x >= CAP",
+_STACK_CAP = StepCheck("stack_cap", "land",
                        "Point {t} already holds {x} of your checkers: no more than {CAP} may stand on a point.")
-_BAR_NOT_EMPTY = StepCheck("bar_not_empty", "off", "True",
-                           "You may not bear off while a checker of yours is on the bar.", when="b[BAR] > 0")
-_NOT_HOME = StepCheck("not_home", "off", "True",
-                      "You may bear off only when all your checkers are in your home board "
-                      "(points 1-{HOME}); point {hi} still has one.", when="hi > HOME")
-_EXACT = StepCheck("bear_off_exact", "off", "t < 0",
+_BAR_NOT_EMPTY = StepCheck("bar_not_empty", "off", "You may not bear off while a checker of yours is on the bar.")
+_NOT_HOME = StepCheck("not_home", "off", "You may bear off only when all your checkers are in your home board "
+                      "(points 1-{HOME}); point {hi} still has one.")
+_EXACT = StepCheck("bear_off_exact", "off",
                    "Checkers must be borne off exactly: a checker on point {s} needs a {s}, not a {d}.")
-_HIGHER = StepCheck("bear_off_higher", "off", "t < 0 and s != hi",
+_HIGHER = StepCheck("bear_off_higher", "off",
                     "A {d} bears off from point {s} only when no checker stands higher; point {hi} has one.")
 
 #: The rule texts every variant shares (RULES.md, "Geometry, for every variant").
