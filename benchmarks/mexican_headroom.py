@@ -5,7 +5,7 @@
     python benchmarks/mexican_headroom.py --analyse FILE --per-game DECISIONS
 
 Issue 19 asks for 75% against HeuristicBot; the 1-ply bot wins about 70-72%. Whether any player
-gets much further is the open question (docs/nets.md, "How much is left above the 1-ply bot?").
+gets much further is the open question (training/LOG.md, "How much is left above the 1-ply bot?").
 A rollout *player* needs some 33 CPU hours for a match; this measures the same thing for about
 one, by the performance-difference identity: a player who differs from a policy ``pi`` only in
 better choices gains, per game, the sum over its decisions of each choice's advantage under ``pi``.

@@ -29,7 +29,7 @@
     net's 0-ply bot, ``--truncate`` turns deep (``--luck``: each roll's luck taken off); the
     other decisions at 1-ply. Without ``--luck`` and with a few dozen games a candidate, its
     rollouts are noisier than the candidates' differences in Mexican: it plays worse than the
-    1-ply bot (docs/nets.md).
+    1-ply bot (training/LOG.md).
 ``judge``
     200 standard positions from GNU Backgammon 0-ply self-play (seed 0, non-forced decisions),
     every legal play judged by gnubg 2-ply (cubeless): how often our 0-ply top play is gnubg's best,

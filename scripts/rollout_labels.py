@@ -44,7 +44,7 @@ first and the chunks it already holds are left out, so a committed file grows in
 ``fit``: the shipped net fitted to a merged file's targets (several files joined by commas: all
 their rows) by ``refine.fit`` (squared error, or ``--loss entropy``; the step falling a hundredfold
 from ``--lr``, a tenth held out, ``seed=1``), saved to OUT.npz; prints the held-out error before
-and after. See docs/nets.md, "Luck taken off the labels". With ``--race``
+and after. See training/LOG.md, "Luck taken off the labels". With ``--race``
 the fitted copy (of races labels) becomes the shipped net's race net, the net the search values
 races by (``Net.with_race``); OUT.npz is the shipped net with it.
 """

@@ -38,7 +38,7 @@ __all__ = ["Options", "as_options", "FILTERS", "DEFAULT_PLY", "VARIANT_PLY", "ch
 FILTERS: tuple[tuple[int, float], ...] = ((8, 0.16), (8, math.inf))
 
 #: The look-ahead of a hint, the tutor and game analysis when the options give none: 2 rolls, with
-#: GNU Backgammon's move filter (about 60-100 ms a standard play; docs/analysis.md gives the
+#: GNU Backgammon's move filter (about 130-150 ms a standard play; docs/nets.md gives the
 #: figures), except in the variants of :data:`VARIANT_PLY`. A :class:`NetBot
 #: <backgammon_lab.analysis.netbot.NetBot>` plays at 0-ply unless its options say otherwise.
 DEFAULT_PLY = 2
