@@ -29,3 +29,11 @@ def test_importing_the_package_loads_no_analysis_module_nor_numpy() -> None:
 def test_an_unknown_name_is_an_attribute_error_naming_it() -> None:
     with pytest.raises(AttributeError, match="'no_such_thing'"):
         analysis.no_such_thing  # noqa: B018
+
+
+def test_no_public_name_is_also_a_module_of_the_package() -> None:
+    """A name shared with a module would turn into the module once the module is imported."""
+    from pathlib import Path
+
+    modules = {p.stem for p in Path(analysis.__file__).parent.glob("*.py")}
+    assert not modules & set(analysis.__all__)
