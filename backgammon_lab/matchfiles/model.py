@@ -32,14 +32,16 @@ from ..variants import Variant, find_variant
 __all__ = ["MatchFileError", "CubeAction", "GameResult", "MatchGame", "Match", "GameBuilder", "register_format",
            "FORMATS", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
            "resolve_stops", "looks_like_match_file", "FORMAT_TITLES", "MAX_LENGTH", "MAX_GAMES", "MAX_SCORE",
-           "MAX_CUBE", "decode_match_bytes", "line_text", "player_names", "score_line", "header_line", "header_lines"]
+           "MAX_CUBE", "MAX_NAME", "decode_match_bytes", "line_text", "player_names", "score_line", "header_line", "header_lines"]
 
 #: The longest match read or written (a length of 1 to 9,999 points; 0 is money play).
 MAX_LENGTH = 9999
 #: The most games a file's numbering reaches.
 MAX_GAMES = 99999
-#: The highest score a player reaches (a money session's running score included).
+#: The highest score a player reaches (the running score of money play included).
 MAX_SCORE = 999_999_999
+#: The longest player's name read (gnubg keeps 31 characters of a name).
+MAX_NAME = 1000
 #: The largest cube: 2 to the 15th, the most an XGID writes (gnubg's own limit is 2 to the 12th).
 MAX_CUBE = 2 ** 15
 
@@ -312,7 +314,7 @@ class Match:
         return sum(1 for g in self.games for a in g.actions if "play" in a)
 
     def __repr__(self) -> str:
-        what = f"{self.length}-point match" if self.length else "money session"
+        what = f"{self.length}-point match" if self.length else "money play"
         return (f"<Match {self.variant.name} {what} {self.players[0]} - {self.players[1]}: "
                 f"{len(self.games)} game{'s' if len(self.games) != 1 else ''}, score {self.score[0]}-"
                 f"{self.score[1]}{', incomplete' if self.error else ''}>")
@@ -364,6 +366,10 @@ def player_names(players: tuple[str, str], defaults: tuple[str, str] = ("Player 
     """The players' names as a .mat-style file writes and reads them: one line each, and a name
     that is empty or only white space is ``defaults``."""
     a, b = (line_text(p) for p in players)
+    for name in (a, b):
+        if len(name) > MAX_NAME:
+            raise MatchFileError(f"a player's name of {len(name):,} characters: at most {MAX_NAME:,} are read",
+                                 text=name[:40] + "...")
     return (a if a.strip() else defaults[0], b if b.strip() else defaults[1])
 
 
@@ -374,7 +380,7 @@ def score_line(line: str, names: tuple[str, str] | None = None) -> tuple[str, st
     """A game's score line, ``alice : 0    bob : 2``, as (name 1, name 2, score 1, score 2, the
     column where name 2 starts), or ``None``. With ``names`` (the players the headers give) the line
     is first read as those names, so names holding ``:``, digits or ``Wins`` are read whole."""
-    if len(line) > 2000:
+    if len(line) > 3 * MAX_NAME:
         return None
     if names is not None and names[0].strip() and names[1].strip():
         m = re.match(rf"^\s*({re.escape(names[0].strip())})\s*:\s*(\d{{1,20}})\s+({re.escape(names[1].strip())})"
@@ -708,7 +714,7 @@ class ScoreKeeper:
         if score is not None and max(score) > MAX_SCORE:
             raise MatchFileError(f"a score of more than {MAX_SCORE:,} points", game=number, text=text)
         if self.score is not None and score is not None and score != self.score and not (
-                self.length == 0 and score == (0, 0)):  # a money session's score lines may restart
+                self.length == 0 and score == (0, 0)):  # in money play the score lines may restart
             raise MatchFileError(f"the score before this game is {score[0]}-{score[1]}, but the games before "
                                  f"it make {self.score[0]}-{self.score[1]}", game=number, text=text)
         s = score if score is not None else self.score or (0, 0)

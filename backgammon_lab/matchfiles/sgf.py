@@ -31,6 +31,7 @@ from .model import (
     MatchFileError,
     MatchGame,
     ScoreKeeper,
+    player_names,
     register_format,
 )
 
@@ -218,7 +219,7 @@ def read_sgf(text: str, keep_games: bool = False) -> Match:
             number = first + k  # the games follow each other, whatever MI says (as gnubg reads them)
             if k == 0:
                 match.length = length
-                match.players = (root.get("PW", ["White"])[0], root.get("PB", ["Black"])[0])
+                match.players = player_names((root.get("PW", [""])[0], root.get("PB", [""])[0]), ("White", "Black"))
                 if "DT" in root:
                     match.headers["EventDate"] = root["DT"][0].replace("-", ".")
                 for prop, name in _HEADER_PROPS.items():
@@ -327,7 +328,7 @@ def write_sgf(match: Match) -> str:
     if match.variant.name != "standard":
         raise NotationError(f"GNU Backgammon's SGF holds standard backgammon, not {match.variant.title}")
     out = []
-    players = (match.players[0] or "White", match.players[1] or "Black")
+    players = player_names(match.players, ("White", "Black"))
     crawford_rule = match.headers.get("Crawford", "").lower() == "on"
     jacoby = match.headers.get("Jacoby", "").lower() == "on"
     date = match.headers.get("EventDate", "")
