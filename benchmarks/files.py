@@ -85,7 +85,7 @@ def main() -> int:
                 path.write_text(text)
                 mb = os.path.getsize(path) / 1e6
                 read = _best(lambda p=path: load_match(p), args.repeat)
-                write = _best(lambda f=fmt: match.write(f), args.repeat)
+                write = _best(lambda f=fmt, m=match: m.write(f), args.repeat)
                 if gnubg is None:
                     peer = "(gnubg not run)"
                 else:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_matchfiles_fuzz import EXAMPLES, key
 
 from backgammon_lab.engine import OpeningRoll, Phase, RollDice
 from backgammon_lab.game import Game
@@ -19,8 +20,6 @@ from backgammon_lab.matchfiles import Match, MatchGame, load_match, read_match
 from backgammon_lab.matchfiles.model import GameBuilder, header_lines, line_text, player_names
 from backgammon_lab.position import BLACK, WHITE, Roll, other
 from backgammon_lab.variants import find_variant
-
-from test_matchfiles_fuzz import EXAMPLES, key
 
 STANDARD = find_variant("standard")
 PROPS = settings(max_examples=max(15, EXAMPLES // 2), deadline=None, derandomize=EXAMPLES <= 40, database=None,

@@ -47,6 +47,7 @@ from .model import (
     MatchFileError,
     MatchGame,
     ScoreKeeper,
+    guarded,
     header_line,
     header_lines,
     player_names,
@@ -128,6 +129,7 @@ def check_lines(lines: list[str]) -> None:
                                  f"are short (at most {MAX_LINE:,} read)", text=line[:40] + "...")
 
 
+@guarded("mat")
 def read_mat(text: str, keep_games: bool = False) -> Match:
     """Read Jellyfish .mat text into a :class:`Match`, replaying every game through the engine.
 

@@ -15,6 +15,7 @@ need no import of theirs (importing :mod:`backgammon_lab.matchfiles` imports the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -30,7 +31,7 @@ from ..rules import PlayList
 from ..variants import Variant, find_variant
 
 __all__ = ["MatchFileError", "CubeAction", "GameResult", "MatchGame", "Match", "GameBuilder", "register_format",
-           "FORMATS", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
+           "FORMATS", "guarded", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
            "resolve_stops", "looks_like_match_file", "FORMAT_TITLES", "MAX_LENGTH", "MAX_GAMES", "MAX_SCORE",
            "MAX_CUBE", "MAX_NAME", "decode_match_bytes", "line_text", "player_names", "score_line", "header_line", "header_lines"]
 
@@ -168,6 +169,25 @@ Writer = Callable[["Match"], str]
 FORMATS: dict[str, tuple[Reader, Writer]] = {}
 
 
+def guarded(fmt: str) -> Callable[[Callable[[str, bool], Match]], Callable[[str, bool], Match]]:
+    """A reader that raises only the project's errors: a fault of the reader itself (a bug, not the
+    file's) becomes a :class:`MatchFileError` that says so, never a traceback."""
+    def wrap(reader: Callable[[str, bool], Match]) -> Callable[[str, bool], Match]:
+        @functools.wraps(reader)
+        def read(text: str, keep_games: bool = False) -> Match:
+            try:
+                return reader(text, keep_games)
+            except BackgammonError:
+                raise
+            except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError,
+                    AssertionError, AttributeError) as e:
+                raise MatchFileError(f"an internal fault of the {FORMAT_TITLES.get(fmt, fmt)} reader "
+                                     f"({type(e).__name__}: {plain_message(e)}); please report it with the file"
+                                     ) from e
+        return read
+    return wrap
+
+
 def register_format(name: str, reader: Reader, writer: Writer) -> None:
     """Make ``Match.read(text, format=name)`` and ``match.write(name)`` use ``reader``/``writer``."""
     FORMATS[name] = (reader, writer)
@@ -213,15 +233,7 @@ class Match:
         if not isinstance(text, str):
             raise NotationError(f"a game file is read from text, not {show(text)}")
         fmt = format if format is not None else detect_format(text)
-        reader = _format(fmt)[0]
-        try:
-            return reader(text, keep_games)
-        except BackgammonError:
-            raise
-        except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError) as e:
-            # a fault of the reader, not of the file: said as what it is, never as a traceback
-            raise MatchFileError(f"an internal fault of the {FORMAT_TITLES.get(fmt, fmt)} reader "
-                                 f"({type(e).__name__}: {plain_message(e)}); please report it with the file") from e
+        return _format(fmt)[0](text, keep_games)
 
     @classmethod
     def from_mat(cls, text: str, *, keep_games: bool = False) -> Match:

@@ -31,6 +31,7 @@ from .model import (
     MatchFileError,
     MatchGame,
     ScoreKeeper,
+    guarded,
     player_names,
     register_format,
 )
@@ -75,9 +76,12 @@ def parse_sgf(text: str) -> list[list[Node]]:
     taken: list[bool] = []
     nodes: list[Node] = []
     i, n = 0, len(text)
-    space = _SPACE.match
+    def space(j: int) -> int:
+        m = _SPACE.match(text, j)
+        return m.end() if m else j
+
     while True:
-        i = space(text, i).end()
+        i = space(i)
         if i >= n:
             break
         c = text[i]
@@ -119,7 +123,7 @@ def parse_sgf(text: str) -> list[list[Node]]:
                         raise MatchFileError(f"the SGF text ends inside the value of {ident}, begun at "
                                              f"{_where(text, i)}: a ']' is missing")
                     values.append(_unescape(v.group(1)))
-                    i = space(text, v.end()).end()
+                    i = space(v.end())
                 if not values:
                     raise MatchFileError(f"the SGF property {show(ident, 40)} has no value (at {_where(text, i)})")
                 node.append((ident, values))
@@ -191,6 +195,7 @@ def _props(node: Node) -> dict[str, list[str]]:
 _HEADER_PROPS = {"EV": "Event", "RO": "Round", "PC": "Site", "AN": "Annotator", "GC": "Comment"}
 
 
+@guarded("sgf")
 def read_sgf(text: str, keep_games: bool = False) -> Match:
     """Read GNU Backgammon SGF text into a :class:`Match`, replaying every game through the engine.
 

@@ -50,6 +50,7 @@ from .model import (
     MatchFileError,
     MatchGame,
     ScoreKeeper,
+    guarded,
     header_line,
     header_lines,
     player_names,
@@ -178,6 +179,7 @@ def write_variant_text(match: Match) -> str:
 # Reading
 
 
+@guarded("variant")
 def read_variant_text(text: str, keep_games: bool = False) -> Match:
     """Read the .mat-style text of Mexican and Mini-Gam games, replaying every part through the game."""
     if not isinstance(text, str):
