@@ -24,8 +24,8 @@ from backgammon_lab.matchfiles import Match, MatchFileError, load_match, read_ma
 
 DATA = Path(__file__).parent / "data" / "matchfiles"
 #: Examples of each fuzz test: a few seconds in the suite; the long run sets more.
-EXAMPLES = int(os.environ.get("BACKGAMMON_LAB_FUZZ_EXAMPLES", "40"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 40, database=None,
+EXAMPLES = int(os.environ.get("BACKGAMMON_LAB_FUZZ_EXAMPLES", "25"))
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 25, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

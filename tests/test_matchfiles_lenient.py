@@ -80,8 +80,16 @@ def test_other_faults_are_still_refused_with_game_move_text_and_rule() -> None:
         read_match(HEAD + OPENING + " ; connection lost\n  2) 42: 8/4 8/4\n")
     e = info.value
     assert (e.game, e.move, e.text) == (1, 2, "42: 8/4 8/4") and "not a legal play of 42" in str(e)
-    with pytest.raises(MatchFileError, match="game 1, move 2 '42:': .*without a move, but legal plays exist"):
-        read_match(HEAD + OPENING + "  2) 42:\n")
+    with pytest.raises(MatchFileError, match="game 1, move 2 '42:': .*written without a move, but it has legal plays"):
+        read_match(HEAD + OPENING + "  2) 42:                        31: 8/5 6/5\n")
+
+
+def test_a_game_that_stops_after_a_roll_without_its_move_is_unfinished_or_ended_by_the_next_score() -> None:
+    """As a server's file ends when a player leaves after rolling (FIBS matches exported by Snowie)."""
+    m = read_match(HEAD + OPENING + "  2) 42:\n")
+    assert m[1].result is None and m.game(1).state.phase is Phase.PLAY
+    m = read_match(HEAD + OPENING + "  2) 42:\n\n Game 2\n alice : 0                      bob : 1\n" + OPENING)
+    assert m[1].result == GameResult("black", 1, "resign") and m[2].score == (0, 1)
 
 
 def test_keep_games_keeps_the_games_before_a_fault_after_a_lenient_one() -> None:

@@ -22,7 +22,7 @@ from backgammon_lab.position import BLACK, WHITE, Roll, other
 from backgammon_lab.variants import find_variant
 
 STANDARD = find_variant("standard")
-PROPS = settings(max_examples=max(15, EXAMPLES // 2), deadline=None, derandomize=EXAMPLES <= 40, database=None,
+PROPS = settings(max_examples=max(6, EXAMPLES // 4), deadline=None, derandomize=EXAMPLES <= 25, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 

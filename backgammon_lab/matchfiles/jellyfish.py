@@ -217,7 +217,9 @@ def _score_of(body: list[str], known: tuple[str, str] | None) -> tuple[int, int]
     for line in body:
         if line.strip():
             s = score_line(line, known)
-            return None if s is None or _NUMBERED.match(line) and s[:2] != known else (s[2], s[3])
+            if s is None or (_NUMBERED.match(line) and (known is None or s[:2] != (known[0].strip(), known[1].strip()))):
+                return None
+            return s[2], s[3]
     return None
 
 
@@ -242,11 +244,14 @@ def _read_game(number: int, body: list[str], keeper: ScoreKeeper, length: int, j
     b = GameBuilder(number, find_variant("standard"), before, match_length=length, jacoby=jacoby,
                     crawford=crawford and keeper.crawford_rule)
     ended: tuple[int | None, str] | None = None  # the comment line that says the game stopped
+    stopped = False  # '; unfinished': the game stopped there, without a result
     move: int | None = None
     for row in rows:
         stripped = row.strip()
         if stripped.startswith((";", "#")):
-            if _ENDING.search(stripped) and b.result is None and not b.game.is_over:
+            if stripped[1:].strip().lower() == "unfinished":
+                stopped = True  # as this module writes a game that stopped without a result
+            elif _ENDING.search(stripped) and b.result is None and not b.game.is_over:
                 ended = (move, stripped)
             continue  # a comment; one that ends the game ends it unless play goes on after it
         m = _NUMBERED.match(row)
@@ -264,11 +269,17 @@ def _read_game(number: int, body: list[str], keeper: ScoreKeeper, length: int, j
                 continue
             if _apply(b, player_of(side), kind, item, move) and kind != "loses":
                 ended = None  # play went on after the comment
-    unfinished = False
-    if ended is not None and b.result is None:
+                stopped = False
+    unfinished = stopped
+    if stopped:
+        pass
+    elif ended is not None and b.result is None:
         unfinished = not _end_from_comment(b, ended, known or names, following, length)
-    elif b.result is None and b.waiting_for_play and b.unknown_move:
-        unfinished = True  # the file writes '???' for the move and the game stops there
+    elif b.result is None and b.waiting_for_play:
+        # the game stops after a roll without its move ('53:', '53: ???'): the player left or resigned,
+        # as the next game's score line may say; otherwise the game is unfinished, waiting for that play
+        where = b.pending_roll or (move, "")
+        unfinished = stopped or not _end_from_comment(b, (where[0], ""), known or names, following, 0)
     return b.build(unfinished=unfinished), names
 
 
@@ -437,6 +448,8 @@ def write_mat(match: Match) -> str:
         if mg.result is None and mg.game.state.phase.value == "play" and lines:
             lines[-1] += " ????"  # rolled, and the game stopped before the play: an unknown move
         out.extend(lines)
+        if mg.result is None and not mg.game.is_over:
+            out.append(" ; unfinished")
         if mg.result is not None:
             score[0 if mg.result.winner == WHITE else 1] += mg.result.points
             r = mg.result

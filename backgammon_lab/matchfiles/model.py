@@ -546,6 +546,11 @@ class GameBuilder:
     unknown_move: bool = False
 
     @property
+    def pending_roll(self) -> tuple[int | None, str | None] | None:
+        """Where the file wrote the last roll without its move (move number, text), if it did."""
+        return self._pending_resign if self.waiting_for_play else None
+
+    @property
     def waiting_for_play(self) -> bool:
         """A roll was written without a move while legal plays exist (only a resignation may follow)."""
         return self.game.state.phase is Phase.PLAY
