@@ -64,11 +64,40 @@ def _best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
     return best
 
 
+def _real_files(root: Path, repeat: int) -> None:
+    """MB/s over every .mat and .sgf file under ``root`` that reads, beside gnubg's import of the .mat ones."""
+    from backgammon_lab.matchfiles import MatchFileError
+
+    for suffix in (".mat", ".sgf"):
+        paths = sorted(p for p in root.rglob(f"*{suffix}") if p.is_file())
+        size = ours = theirs = 0.0
+        read = 0
+        for p in paths:
+            try:
+                load_match(p)
+            except MatchFileError:
+                continue
+            read += 1
+            mb = p.stat().st_size / 1e6
+            size += mb
+            ours += _best(lambda q=p: load_match(q), repeat)
+            if suffix == ".mat":
+                g = _gnubg_import(p, repeat)
+                theirs += g[0] if g else float("nan")
+        peer = f"{size / theirs:.2f}" if suffix == ".mat" and theirs else "(gnubg cannot load SGF)"
+        print(f"{root}: {read} {suffix} files, {size:.3f} MB: read {size / max(ours, 1e-9):.3f} MB/s; "
+              f"gnubg import mat {peer} MB/s", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=200, help="games in the largest file (default 200)")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each timing; the best is kept (default 3)")
+    ap.add_argument("--files", metavar="DIR", default=None,
+                    help="also time the .mat and .sgf files under DIR (real files; gnubg imports the .mat ones)")
     args = ap.parse_args()
+    if args.files:
+        _real_files(Path(args.files), args.repeat)
     sizes = sorted({max(1, args.games // 4), max(1, args.games // 2), args.games})
     games = [Game("standard", seed=1000 + i).play_random() for i in range(args.games)]
     print(f"CPU time, best of {args.repeat}; random games of standard backgammon, money play")
