@@ -47,6 +47,8 @@ _IDENT = re.compile(r"\s*([A-Za-z]+)\s*")
 _VALUE = re.compile(r"((?:[^\\\]]|\\.)*)\]", re.S)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|.)", re.S)
 _SPACE = re.compile(r"\s*")
+_OPENS = re.compile(r"\(+")
+_CLOSES = re.compile(r"\)+")
 
 
 def _where(text: str, j: int) -> str:
@@ -70,12 +72,13 @@ def parse_sgf(text: str) -> list[list[Node]]:
     :class:`MatchFileError` naming the character and the line.
     """
     trees: list[list[Node]] = []
-    # one entry per open '(': whether its nodes are on the main line, and whether its first
-    # variation was taken
-    keep: list[bool] = []
-    taken: list[bool] = []
+    # depth: the '(' open; main: how many of them are on the main line (the first variation at each
+    # level); taken[k]: whether level k + 1 of the main line has had its first variation (a byte a level)
+    depth = main = 0
+    taken = bytearray()
     nodes: list[Node] = []
     i, n = 0, len(text)
+
     def space(j: int) -> int:
         m = _SPACE.match(text, j)
         return m.end() if m else j
@@ -86,26 +89,36 @@ def parse_sgf(text: str) -> list[list[Node]]:
             break
         c = text[i]
         if c == "(":
-            if not keep:
+            k = _OPENS.match(text, i).end() - i  # type: ignore[union-attr]  # a run of '(' at once
+            if depth == 0:
                 nodes = []
                 trees.append(nodes)
-                keep.append(True)
-            else:
-                keep.append(keep[-1] and not taken[-1])
-                taken[-1] = True
-            taken.append(False)
-            i += 1
+                main, taken, depth, i, k = 1, bytearray(1), 1, i + 1, k - 1
+            if k:
+                if depth == main and not taken[-1]:  # each is the first variation of the one before
+                    taken[-1] = 1
+                    taken.extend(b"\x01" * (k - 1) + b"\x00")
+                    main += k
+                elif depth == main:
+                    taken[-1] = 1
+                depth += k
+                i += k
         elif c == ")":
-            if not keep:
+            k = _CLOSES.match(text, i).end() - i  # type: ignore[union-attr]
+            k = min(k, depth)
+            if depth == 0:
                 raise MatchFileError(f"a ')' that closes no game tree, at {_where(text, i)}")
-            keep.pop()
-            taken.pop()
-            i += 1
+            off = depth - main  # levels off the main line close first
+            if k > off:
+                del taken[len(taken) - (k - off):]
+                main -= k - off
+            depth -= k
+            i += k
         elif c == ";":
-            if not keep:
+            if depth == 0:
                 raise MatchFileError(f"SGF text is a sequence of game trees '(;...)', not "
                                      f"{show(text[i:i + 30])} (at {_where(text, i)})")
-            if taken[-1]:
+            if depth == main and taken[-1]:
                 raise MatchFileError(f"a node after a variation, at {_where(text, i)}: in SGF the "
                                      "variations of a tree come after its nodes")
             node: Node = []
@@ -127,15 +140,15 @@ def parse_sgf(text: str) -> list[list[Node]]:
                 if not values:
                     raise MatchFileError(f"the SGF property {show(ident, 40)} has no value (at {_where(text, i)})")
                 node.append((ident, values))
-            if keep[-1]:
+            if depth == main:
                 nodes.append(node)
-        elif not keep:
+        elif depth == 0:
             raise MatchFileError(f"SGF text is a sequence of game trees '(;...)', not {show(text[i:i + 30])} "
                                  f"(at {_where(text, i)})")
         else:
             raise MatchFileError(f"unexpected {show(c)} in the SGF text at {_where(text, i)}")
-    if keep:
-        raise MatchFileError(f"the SGF text ends inside a game tree: {len(keep):,} ')' missing")
+    if depth:
+        raise MatchFileError(f"the SGF text ends inside a game tree: {depth:,} ')' missing")
     if not trees:
         raise MatchFileError("no SGF game tree found")
     return trees
