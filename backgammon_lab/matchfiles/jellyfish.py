@@ -443,7 +443,7 @@ def write_mat(match: Match) -> str:
         score = list(mg.score)
         out.append(f" Game {mg.number}")
         left = f" {players[0]} : {score[0]}"
-        out.append(f"{left:<{5 + LEFT - 1}}{players[1]} : {score[1]}")
+        out.append(f"{left:<{5 + LEFT - 1}}{'  ' if len(left) >= 3 + LEFT else ''}{players[1]} : {score[1]}")
         lines = _game_lines(mg)
         if mg.result is None and mg.game.state.phase.value == "play" and lines:
             lines[-1] += " ????"  # rolled, and the game stopped before the play: an unknown move

@@ -147,7 +147,7 @@ def write_variant_text(match: Match) -> str:
     for mg in match.games:
         out.append(f" Game {mg.number}")
         left = f" {players[0]} : {mg.score[0]}"
-        out.append(f"{left:<{5 + LEFT - 1}}{players[1]} : {mg.score[1]}")
+        out.append(f"{left:<{5 + LEFT - 1}}{'  ' if len(left) >= 3 + LEFT else ''}{players[1]} : {mg.score[1]}")
         start = mg.game.record().get("start")
         if start is not None:
             out.append(f" Start: {Position.from_json(start).to_string()}")
