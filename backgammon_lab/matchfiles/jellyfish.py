@@ -261,7 +261,7 @@ def _read_game(number: int, body: list[str], keeper: ScoreKeeper, length: int, j
         items = _items(rest, start, number, move)
         for col, (kind, item, pos) in enumerate(items):
             if len(items) == 1:
-                side = 1 if pos >= right_col - 8 else 0
+                side = 1 if pos >= max(right_col - 8, 12) else 0  # a lone item far left is player 1's
             else:
                 side = col
             if kind == "wins" and ended is not None:
