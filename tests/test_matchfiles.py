@@ -380,8 +380,6 @@ KNOWN_FAULTS = {
     # lassehjorthmadsen/bglab (Backgammon Galaxy and Backgammon Studio)
     "Minchy - Llabba 13pt Backgammon Studio 2023_02_24 19_44_27.txt": "not 4016",
     "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt": "not 4016",
-    "match2900236.txt": "cannot read this part of the line",
-    "match3241209.txt": "cannot read this part of the line",
     "match8239468.txt": "wins a gammon with the cube at 1: 2 points, not 1",
     "match8794401.txt": "wins a gammon with the cube at 1: 2 points, not 1",
     "match9665488.txt": "wins a gammon with the cube at 1: 2 points, not 1",

@@ -132,3 +132,11 @@ def test_the_cli_says_which_format_it_took_the_file_for(tmp_path: Path) -> None:
         r = subprocess.run([sys.executable, "-m", "backgammon_lab", "analyse", str(path)], capture_output=True,
                            text=True, check=False)
         assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_losers_line_with_a_move_number_and_wins_on_the_same_line_are_read() -> None:
+    """Backgammon Galaxy: ' 24) 43: 21/18 18/14   24)  Losses 1 point    Wins 1 point and the match'."""
+    text = HEAD.replace("5 point", "1 point") + "  1) 31: 8/5 6/5              1)  Losses 1 point" + " " * 20 + \
+        "Wins 1 point and the match\n"
+    m = read_match(text)
+    assert m[1].result == GameResult("white", 1, "resign")

@@ -82,7 +82,7 @@ _ITEM = re.compile(
     r"|(?P<take>Takes|Accepts)"
     r"|(?P<drop>Drops|Passes|Rejects|Refuses)"
     r"|(?P<wins>Wins\s+(?P<points>\d{1,5})\s+points?(?:\s+and\s+the\s+match)?)"
-    r"|(?P<loses>Loses\s+(?P<lpoints>\d{1,5})\s+points?|Losses\s+(?P<lspoints>\d{1,5})\s+points?)",
+    r"|(?P<loses>(?:\d{1,4}\)\s*)?(?:Loses\s+(?P<lpoints>\d{1,5})\s+points?|Losses\s+(?P<lspoints>\d{1,5})\s+points?))",
     re.I)
 
 
@@ -259,8 +259,14 @@ def _read_game(number: int, body: list[str], keeper: ScoreKeeper, length: int, j
         start = len(m.group(1)) if m else 0
         rest = m.group(3) if m else row
         items = _items(rest, start, number, move)
+        # Backgammon Galaxy writes the loser's 'Losses N point' (sometimes after a move number) in
+        # the loser's column, and then 'Wins' on the same line: the winner is the other player
+        loser = next((1 if pos >= max(right_col - 8, 12) else 0 for kind, _, pos in items if kind == "loses"), None)
+        items = [it for it in items if it[0] != "loses"]
         for col, (kind, item, pos) in enumerate(items):
-            if len(items) == 1:
+            if kind == "wins" and loser is not None:
+                side = 1 - loser
+            elif len(items) == 1:
                 side = 1 if pos >= max(right_col - 8, 12) else 0  # a lone item far left is player 1's
             else:
                 side = col
@@ -341,7 +347,7 @@ def _items(rest: str, offset: int, game: int, move: int | None) -> list[tuple[st
         pos = m.end()
     if rest[pos:].strip():
         raise MatchFileError("cannot read this part of the line", game=game, move=move, text=rest[pos:].strip())
-    if len(out) > 2:
+    if len(out) - sum(1 for kind, _, _ in out if kind == "loses") > 2:
         raise MatchFileError("a numbered line holds two items, one per player, not "
                              f"{len(out)}", game=game, move=move, text=rest.strip())
     return out
