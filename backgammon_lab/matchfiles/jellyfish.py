@@ -42,6 +42,7 @@ from ..game import Game
 from ..position import BLACK, WHITE, Player, Step
 from ..variants import find_variant
 from .model import (
+    MAX_LINE,
     GameBuilder,
     Match,
     MatchFileError,
@@ -60,8 +61,6 @@ __all__ = ["read_mat", "write_mat", "mat_move_to_notation", "steps_to_mat"]
 
 #: The longest file read (a long match is a few hundred kilobytes).
 MAX_FILE = 20_000_000
-#: The longest line read (GNU Backgammon reads lines of up to 1,023 characters).
-MAX_LINE = 10_000
 
 _HEADER = re.compile(r'^\s*;\s*\[\s*([^"\]\s][^"\]]*?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,4})\s+point\s+match\s*$", re.I)

@@ -33,7 +33,7 @@ from ..variants import Variant, find_variant
 __all__ = ["MatchFileError", "CubeAction", "GameResult", "MatchGame", "Match", "GameBuilder", "register_format",
            "FORMATS", "guarded", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
            "resolve_stops", "looks_like_match_file", "FORMAT_TITLES", "MAX_LENGTH", "MAX_GAMES", "MAX_SCORE",
-           "MAX_CUBE", "MAX_NAME", "decode_match_bytes", "line_text", "player_names", "score_line", "header_line", "header_lines"]
+           "MAX_CUBE", "MAX_NAME", "MAX_LINE", "decode_match_bytes", "line_text", "player_names", "score_line", "header_line", "header_lines"]
 
 #: The longest match read or written (a length of 1 to 9,999 points; 0 is money play).
 MAX_LENGTH = 9999
@@ -41,6 +41,8 @@ MAX_LENGTH = 9999
 MAX_GAMES = 99999
 #: The highest score a player reaches (the running score of money play included).
 MAX_SCORE = 999_999_999
+#: The longest line of a .mat-style file read (GNU Backgammon reads lines of up to 1,023 characters).
+MAX_LINE = 10_000
 #: The longest player's name read (gnubg keeps 31 characters of a name).
 MAX_NAME = 1000
 #: The largest cube: 2 to the 15th, the most an XGID writes (gnubg's own limit is 2 to the 12th).
@@ -425,7 +427,8 @@ def header_line(line: str) -> tuple[str, str] | None:
 
 def header_lines(headers: dict[str, str], first: dict[str, str]) -> list[str]:
     """The header lines ``; [Name "value"]`` of ``headers``, with the values of ``first`` put in
-    (those missing added at the end): a line break in
+    (those missing added at the end), each line at most :data:`MAX_LINE` characters (a longer value
+    is cut to fit): a line break in
     a value becomes a space (:func:`line_text`); a name that a header line cannot hold (empty,
     or holding ``"`` or ``]``) is left out."""
     out = []
@@ -435,7 +438,10 @@ def header_lines(headers: dict[str, str], first: dict[str, str]) -> list[str]:
         name = line_text(k).strip()
         if not name or '"' in name or "]" in name:
             continue
-        out.append(f'; [{name} "{line_text(v)}"]')
+        line = f'; [{name} "{line_text(v)}"]'
+        if len(line) > MAX_LINE:  # longer than a reader reads: the value is cut to fit the line
+            line = line[:MAX_LINE - 2] + '"]'
+        out.append(line)
     return out
 
 

@@ -45,6 +45,7 @@ from ..game import Game
 from ..position import WHITE, Player, Position
 from ..variants import find_variant
 from .model import (
+    MAX_LINE,
     GameResult,
     Match,
     MatchFileError,
@@ -62,8 +63,6 @@ from .model import (
 __all__ = ["read_variant_text", "write_variant_text", "turn_parts"]
 
 MAX_FILE = 20_000_000
-#: The longest line read.
-MAX_LINE = 10_000
 
 _LENGTH = re.compile(r"^\s*(\d{1,4})\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,5})\s*$", re.I)
