@@ -42,6 +42,7 @@ from ..game import Game
 from ..position import BLACK, WHITE, Player, Step
 from ..variants import find_variant
 from .model import (
+    MAX_GAMES,
     MAX_LINE,
     GameBuilder,
     Match,
@@ -193,6 +194,9 @@ def read_mat(text: str, keep_games: bool = False) -> Match:
         try:
             if number != k + 1 and k > 0 and number != blocks[k - 1][0] + 1:
                 raise MatchFileError(f"game {number} follows game {blocks[k - 1][0]}", game=number)
+            number = blocks[0][0] + k  # the games follow the first one, as SGF numbers them
+            if number > MAX_GAMES:
+                raise MatchFileError(f"the games are numbered past {MAX_GAMES:,}", game=number)
             following = _score_of(blocks[k + 1][2], known) if k + 1 < len(blocks) else None
             g, names = _read_game(number, body, keeper, length, jacoby, known, following)
             for j in (0, 1):

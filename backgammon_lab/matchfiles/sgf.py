@@ -235,6 +235,8 @@ def read_sgf(text: str, keep_games: bool = False) -> Match:
             if k == 0:
                 first = info.get("game", 0) + 1  # a file may start at a later game of a match
             number = first + k  # the games follow each other, whatever MI says (as gnubg reads them)
+            if number > MAX_GAMES:
+                raise MatchFileError(f"the games are numbered past {MAX_GAMES:,}", game=number)
             if k == 0:
                 match.length = length
                 match.players = player_names((root.get("PW", [""])[0], root.get("PB", [""])[0]), ("White", "Black"))
