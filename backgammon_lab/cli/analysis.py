@@ -20,8 +20,15 @@ import time
 from typing import Any
 
 from ..analysis.bots import Bot, HeuristicBot, RandomBot
-from ..errors import BackgammonError, NotationError, OutputError
-from ..matchfiles import looks_like_match_file, read_match
+from ..errors import BackgammonError, NotationError, OutputError, show
+from ..matchfiles import (
+    FORMAT_TITLES,
+    MatchFileError,
+    decode_match_bytes,
+    detect_format,
+    looks_like_match_file,
+    read_match,
+)
 from ..position import Position
 from ..variants import find_variant
 from .common import (
@@ -263,12 +270,17 @@ def _read_record(name: str, stdin: Any) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise NotationError(f"{where} is not UTF-8 text (byte {e.start}): a game record is JSON text") from None
+        text = decode_match_bytes(data)  # a game file may be Latin-1 or UTF-16, as load_match reads it
+        if not looks_like_match_file(text):
+            raise NotationError(f"{where} is not UTF-8 text (byte {e.start}) and no game file (.mat, SGF): "
+                                "a game record is JSON text") from None
+    text = text.lstrip("\ufeff")
     if not text.strip():
         raise NotationError(f"{where} is empty: a game record is JSON text, as Game.to_json writes it")
     if text.lstrip()[:1] != "{" and not looks_like_match_file(text):
-        raise NotationError(f"{where} does not hold a game record: it is JSON text starting with '{{', "
-                            "as Game.to_json writes it, or a game file (.mat, SGF)")
+        raise NotationError(f"{where} holds neither a game record (JSON text starting with '{{', as Game.to_json "
+                            f"writes it) nor a game file (SGF starting with '(', or .mat text with ' Game 1' "
+                            f"lines): it starts with {show(text.lstrip()[:30])}")
     return text
 
 
@@ -279,7 +291,11 @@ def _game_of_file(text: str, number: int | None, name: str) -> Any:
         if number is not None:
             raise NotationError(f"--game picks a game of a match file (.mat, SGF), but {name!r} is one game record")
         return text
-    match = read_match(text)
+    fmt = detect_format(text)
+    try:
+        match = read_match(text, fmt)
+    except MatchFileError as e:
+        raise MatchFileError(f"{name!r}, read as {FORMAT_TITLES[fmt]}: {e}") from None
     if number is None and len(match) > 1:
         note(f"{name!r} holds {len(match)} games: analysing game 1 (--game N picks another); "
              "cube decisions are not analysed")

@@ -15,6 +15,7 @@ need no import of theirs (importing :mod:`backgammon_lab.matchfiles` imports the
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -23,15 +24,29 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..engine import OpeningRoll, Phase, RollDice
-from ..errors import AmbiguousMoveError, BackgammonError, NotationError, show, whole_number
+from ..errors import AmbiguousMoveError, BackgammonError, NotationError, plain_message, show, whole_number
 from ..game import Game
 from ..position import BLACK, WHITE, Player, Roll, other
 from ..rules import PlayList
 from ..variants import Variant, find_variant
 
 __all__ = ["MatchFileError", "CubeAction", "GameResult", "MatchGame", "Match", "GameBuilder", "register_format",
-           "FORMATS", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
-           "resolve_stops", "looks_like_match_file"]
+           "FORMATS", "guarded", "CubeKind", "EndKind", "ScoreKeeper", "detect_format", "player_of",
+           "resolve_stops", "looks_like_match_file", "FORMAT_TITLES", "MAX_LENGTH", "MAX_GAMES", "MAX_SCORE",
+           "MAX_CUBE", "MAX_NAME", "MAX_LINE", "decode_match_bytes", "line_text", "player_names", "score_line", "header_line", "header_lines"]
+
+#: The longest match read or written (a length of 1 to 9,999 points; 0 is money play).
+MAX_LENGTH = 9999
+#: The most games a file's numbering reaches.
+MAX_GAMES = 99999
+#: The highest score a player reaches (the running score of money play included).
+MAX_SCORE = 999_999_999
+#: The longest line of a .mat-style file read (GNU Backgammon reads lines of up to 1,023 characters).
+MAX_LINE = 10_000
+#: The longest player's name read (gnubg keeps 31 characters of a name).
+MAX_NAME = 1000
+#: The largest cube: 2 to the 15th, the most an XGID writes (gnubg's own limit is 2 to the 12th).
+MAX_CUBE = 2 ** 15
 
 CubeKind = Literal["double", "take", "drop", "beaver"]
 EndKind = Literal["bearoff", "drop", "resign", "forfeit"]
@@ -154,6 +169,25 @@ class MatchGame:
 Reader = Callable[[str, bool], "Match"]
 Writer = Callable[["Match"], str]
 FORMATS: dict[str, tuple[Reader, Writer]] = {}
+
+
+def guarded(fmt: str) -> Callable[[Callable[[str, bool], Match]], Callable[[str, bool], Match]]:
+    """A reader that raises only the project's errors: a fault of the reader itself (a bug, not the
+    file's) becomes a :class:`MatchFileError` that says so, never a traceback."""
+    def wrap(reader: Callable[[str, bool], Match]) -> Callable[[str, bool], Match]:
+        @functools.wraps(reader)
+        def read(text: str, keep_games: bool = False) -> Match:
+            try:
+                return reader(text, keep_games)
+            except BackgammonError:
+                raise
+            except (RecursionError, MemoryError, ValueError, LookupError, TypeError, ArithmeticError,
+                    AssertionError, AttributeError) as e:
+                raise MatchFileError(f"an internal fault of the {FORMAT_TITLES.get(fmt, fmt)} reader "
+                                     f"({type(e).__name__}: {plain_message(e)}); please report it with the file"
+                                     ) from e
+        return read
+    return wrap
 
 
 def register_format(name: str, reader: Reader, writer: Writer) -> None:
@@ -294,31 +328,136 @@ class Match:
         return sum(1 for g in self.games for a in g.actions if "play" in a)
 
     def __repr__(self) -> str:
-        what = f"{self.length}-point match" if self.length else "money session"
+        what = f"{self.length}-point match" if self.length else "money play"
         return (f"<Match {self.variant.name} {what} {self.players[0]} - {self.players[1]}: "
                 f"{len(self.games)} game{'s' if len(self.games) != 1 else ''}, score {self.score[0]}-"
                 f"{self.score[1]}{', incomplete' if self.error else ''}>")
 
 
+#: What each format is called in messages.
+FORMAT_TITLES = {"mat": "Jellyfish .mat text", "sgf": "GNU Backgammon SGF",
+                 "variant": "the .mat-style text of Mexican and Mini-Gam"}
+
+
+def _head(text: str) -> str:
+    """The text without a byte-order mark and the white space before it."""
+    return text[:4096].lstrip("\ufeff \t\r\n\f\v")
+
+
 def looks_like_match_file(text: str) -> bool:
-    """True for text that is a game file rather than a JSON record: SGF (``(;``), or text with a
-    ``Game N`` line (a .mat file or the .mat-style text of our variants)."""
-    t = text.lstrip("\ufeff \t\r\n")
-    return t.startswith("(;") or re.search(r"^\s*Game\s+\d+\s*$", t[:200_000], re.M | re.I) is not None
+    """True for text that is a game file rather than a JSON record: SGF (its first character ``(``),
+    or text with a ``Game N`` line (a .mat file or the .mat-style text of our variants)."""
+    return _head(text).startswith("(") or re.search(r"^[ \t]*Game[ \t]+\d+[ \t]*$", text[:200_000],
+                                                    re.M | re.I) is not None
 
 
 def detect_format(text: str) -> str:
-    """``"sgf"``, ``"variant"`` (a Variation header of Mexican or Mini-Gam) or ``"mat"``."""
-    t = text.lstrip("\ufeff \t\r\n")
+    """``"sgf"`` (the first character, after white space, is ``(``), ``"variant"`` (a Variation
+    header of Mexican or Mini-Gam) or ``"mat"``."""
+    t = _head(text)
     if t.startswith("("):
         return "sgf"
-    for line in t.splitlines()[:60]:
+    for line in text[:20_000].splitlines()[:60]:
         low = line.strip().lower()
         if low.startswith("; [variation") or low.startswith(";[variation"):
             value = low.split('"')[1] if low.count('"') >= 2 else ""
             if value.replace("-", "").replace(" ", "") in ("mexican", "mexicanbackgammon", "minigam"):
                 return "variant"
     return "mat"
+
+
+#: Characters that end a line for ``str.splitlines``: a .mat line cannot hold them.
+_LINE_BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def line_text(value: str) -> str:
+    """``value`` as one line of a .mat file can hold it: each line break (``\\n``, ``\\r`` and the
+    other characters that end a line) becomes a space, as GNU Backgammon writes a name."""
+    return _LINE_BREAKS.sub(" ", value)
+
+
+def player_names(players: tuple[str, str], defaults: tuple[str, str] = ("Player 1", "Player 2")) -> tuple[str, str]:
+    """The players' names as a .mat-style file writes and reads them: one line each, and a name
+    that is empty or only white space is ``defaults``."""
+    a, b = (line_text(p) for p in players)
+    for name in (a, b):
+        if len(name) > MAX_NAME:
+            raise MatchFileError(f"a player's name of {len(name):,} characters: at most {MAX_NAME:,} are read",
+                                 text=name[:40] + "...")
+    return (a if a.strip() else defaults[0], b if b.strip() else defaults[1])
+
+
+_SCORE_ANY = re.compile(r"^\s*(.*?)\s*:\s*(\d{1,20})\s+(.*?)\s*:\s*(\d{1,20})\s*$")
+
+
+def score_line(line: str, names: tuple[str, str] | None = None) -> tuple[str, str, int, int, int] | None:
+    """A game's score line, ``alice : 0    bob : 2``, as (name 1, name 2, score 1, score 2, the
+    column where name 2 starts), or ``None``. With ``names`` (the players the headers give) the line
+    is first read as those names, so names holding ``:``, digits or ``Wins`` are read whole."""
+    if len(line) > 3 * MAX_NAME:
+        return None
+    if names is not None and names[0].strip() and names[1].strip():
+        m = re.match(rf"^\s*({re.escape(names[0].strip())})\s*:\s*(\d{{1,20}})\s+({re.escape(names[1].strip())})"
+                     rf"\s*:\s*(\d{{1,20}})\s*$", line)
+        if m is not None:
+            return m.group(1), m.group(3), int(m.group(2)), int(m.group(4)), m.start(3)
+    m = _SCORE_ANY.match(line)
+    if m is None:
+        return None
+    return m.group(1), m.group(3), int(m.group(2)), int(m.group(4)), m.start(3)
+
+
+def header_line(line: str) -> tuple[str, str] | None:
+    """The (name, value) of a header line ``; [Name "value"]``, or ``None``: the value runs from the
+    first ``"`` to the last, so it may hold ``"`` and ``]`` itself."""
+    t = line.strip()
+    if not t.startswith(";"):
+        return None
+    t = t[1:].lstrip()
+    if not t.startswith("[") or not t.endswith("]"):
+        return None
+    first, last = t.find('"'), t.rfind('"')
+    if first < 0 or last == first or t[last + 1:-1].strip():
+        return None
+    name = t[1:first].strip()
+    if not name or "]" in name:
+        return None
+    return name, t[first + 1:last]
+
+
+def header_lines(headers: dict[str, str], first: dict[str, str]) -> list[str]:
+    """The header lines ``; [Name "value"]`` of ``headers``, with the values of ``first`` put in
+    (those missing added at the end), each line at most :data:`MAX_LINE` characters (a longer value
+    is cut to fit): a line break in
+    a value becomes a space (:func:`line_text`); a name that a header line cannot hold (empty,
+    or holding ``"`` or ``]``) is left out."""
+    out = []
+    merged = dict(headers)
+    merged.update(first)
+    for k, v in merged.items():
+        name = line_text(k).strip()
+        if not name or '"' in name or "]" in name:
+            continue
+        line = f'; [{name} "{line_text(v)}"]'
+        if len(line) > MAX_LINE:  # longer than a reader reads: the value is cut to fit the line
+            line = line[:MAX_LINE - 2] + '"]'
+        out.append(line)
+    return out
+
+
+def decode_match_bytes(data: bytes) -> str:
+    """The text of a game file's bytes: UTF-8 (a byte-order mark read past), UTF-16 when a
+    UTF-16 byte-order mark starts it, otherwise Latin-1 (every byte is a character, so this never
+    fails; a file of another program's bytes is then refused by the reader, in words)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -409,6 +548,13 @@ class GameBuilder:
                             "roll", move, text)
 
     _pending_resign: tuple[int | None, str | None] | None = None
+    #: The file wrote ``???`` for the last roll's move (an unknown move: the game may stop there).
+    unknown_move: bool = False
+
+    @property
+    def pending_roll(self) -> tuple[int | None, str | None] | None:
+        """Where the file wrote the last roll without its move (move number, text), if it did."""
+        return self._pending_resign if self.waiting_for_play else None
 
     @property
     def waiting_for_play(self) -> bool:
@@ -437,6 +583,9 @@ class GameBuilder:
             if self.crawford:
                 raise self.fail("no double is allowed in the Crawford game", move, text)
             want = self.value * 2
+            if want > MAX_CUBE:
+                raise self.fail(f"the cube is at {self.value:,}: a double would pass the largest cube, "
+                                f"{MAX_CUBE:,}", move, text)
             if value is not None and value != want:
                 raise self.fail(f"the cube is at {self.value}, so a double offers {want}, not {value}", move, text)
             self.offered = (player, want)
@@ -452,6 +601,9 @@ class GameBuilder:
             self.cube.append(CubeAction(before, player, "take", offered))
         elif kind == "beaver":
             want = offered * 2
+            if want > MAX_CUBE:
+                raise self.fail(f"a beaver of a {offered:,} cube would pass the largest cube, {MAX_CUBE:,}",
+                                move, text)
             if value is not None and value != want:
                 raise self.fail(f"a beaver of a {offered} cube makes it {want}, not {value}", move, text)
             self.cube.append(CubeAction(before, player, "beaver", want))
@@ -467,10 +619,20 @@ class GameBuilder:
         assert r is not None
         return f"{r.winner} won {r.points} by {r.how}"
 
-    def finish(self, winner: Player, points: int, move: int | None, text: str | None) -> None:
+    def finish(self, winner: Player, points: int, move: int | None, text: str | None, *,
+               forfeit: bool = False) -> None:
         """The file says ``winner`` wins ``points``: checked against the bear-off, the drop or, when the
-        game is not over, read as a resignation (``points`` a multiple 1, 2 or 3 of the cube)."""
+        game is not over, read as a resignation (``points`` a multiple 1, 2 or 3 of the cube). With
+        ``forfeit`` (the file says the game ended by a forfeit, an abandonment, a lost connection)
+        an unfinished game ends with any number of points, as a ``forfeit``."""
         g = self.game
+        if points < 1:
+            raise self.fail(f"a game is won by 1 point or more, not {points}", move, text)
+        if forfeit and self.result is None and not g.is_over:
+            if self.offered is not None:  # the double is left unanswered: the game stops there
+                self.offered = None
+            self.result = GameResult(winner, points, "forfeit")
+            return
         if self.result is not None:  # a drop
             if self.result.winner != winner or self.result.points != points:
                 raise self.fail(f"after the drop {self.result.winner} wins {self.result.points}, but the file "
@@ -508,11 +670,13 @@ class GameBuilder:
         need = self.match_length - self.score[0 if winner == WHITE else 1]
         return points < expect and points >= need
 
-    def build(self) -> MatchGame:
+    def build(self, *, unfinished: bool = False) -> MatchGame:
         """The game as read: a game borne off without a result line scores its points; a roll written
-        without a move, while legal plays exist, must be followed by a result (a resignation)."""
+        without a move, while legal plays exist, must be followed by a result (a resignation), unless
+        ``unfinished`` (the file says the game stopped there): then the game is kept unfinished,
+        its :class:`Game` waiting for that roll's play."""
         g = self.game
-        if self.waiting_for_play and self.result is None:
+        if self.waiting_for_play and self.result is None and not unfinished:
             where = self._pending_resign or (None, None)
             raise self.fail("a roll is written without a move, but legal plays exist and no result follows",
                             *where)
@@ -570,7 +734,10 @@ class ScoreKeeper:
     def start(self, number: int, score: tuple[int, int] | None, text: str | None) -> tuple[tuple[int, int], bool]:
         """The score before game ``number`` (``score``: the file's, or ``None`` when the file gives
         none) and whether it is the Crawford game."""
-        if self.score is not None and score is not None and score != self.score:
+        if score is not None and max(score) > MAX_SCORE:
+            raise MatchFileError(f"a score of more than {MAX_SCORE:,} points", game=number, text=text)
+        if self.score is not None and score is not None and score != self.score and not (
+                self.length == 0 and score == (0, 0)):  # in money play the score lines may restart
             raise MatchFileError(f"the score before this game is {score[0]}-{score[1]}, but the games before "
                                  f"it make {self.score[0]}-{self.score[1]}", game=number, text=text)
         s = score if score is not None else self.score or (0, 0)
@@ -593,6 +760,8 @@ class ScoreKeeper:
             return
         s = list(self.score)
         s[0 if game.result.winner == WHITE else 1] += game.result.points
+        if max(s) > MAX_SCORE:
+            raise MatchFileError(f"the score passes {MAX_SCORE:,} points", game=game.number)
         self.score = (s[0], s[1])
 
 

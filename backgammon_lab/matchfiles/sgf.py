@@ -22,7 +22,19 @@ from ..engine import MakePlay, OpeningRoll, RollDice
 from ..errors import NotationError, show
 from ..position import BLACK, OFF, WHITE, Player, Step
 from ..variants import find_variant
-from .model import GameBuilder, Match, MatchFileError, MatchGame, ScoreKeeper, register_format
+from .model import (
+    MAX_GAMES,
+    MAX_LENGTH,
+    MAX_SCORE,
+    GameBuilder,
+    Match,
+    MatchFileError,
+    MatchGame,
+    ScoreKeeper,
+    guarded,
+    player_names,
+    register_format,
+)
 
 __all__ = ["read_sgf", "write_sgf", "parse_sgf", "sgf_move_text", "steps_to_sgf"]
 
@@ -31,82 +43,112 @@ MAX_FILE = 50_000_000
 Node = list[tuple[str, list[str]]]
 
 
+_IDENT = re.compile(r"\s*([A-Za-z]+)\s*")
+_VALUE = re.compile(r"((?:[^\\\]]|\\.)*)\]", re.S)
+_ESCAPE = re.compile(r"\\(\r\n|\n\r|.)", re.S)
+_SPACE = re.compile(r"\s*")
+_OPENS = re.compile(r"\(+")
+_CLOSES = re.compile(r"\)+")
+
+
+def _where(text: str, j: int) -> str:
+    """``character J (line L)`` of ``text``."""
+    return f"character {j + 1:,}, line {text.count(chr(10), 0, j) + 1:,}"
+
+
+def _unescape(raw: str) -> str:
+    """An SGF value without its escapes: ``\\]`` is ``]``, ``\\\\`` is ``\\``, an escaped line break
+    (a soft break) is nothing."""
+    if "\\" not in raw:
+        return raw
+    return _ESCAPE.sub(lambda m: "" if m.group(1) in ("\n", "\r", "\r\n", "\n\r") else m.group(1), raw)
+
+
 def parse_sgf(text: str) -> list[list[Node]]:
     """The game trees of SGF text, each as its main line of nodes (a node: (property, values) pairs).
 
-    Variations other than the first are skipped.
+    Variations other than the first are skipped. The text is read in one pass without recursion,
+    so trees nested any depth are read (or refused) like flat ones; a fault raises
+    :class:`MatchFileError` naming the character and the line.
     """
     trees: list[list[Node]] = []
+    # depth: the '(' open; main: how many of them are on the main line (the first variation at each
+    # level); taken[k]: whether level k + 1 of the main line has had its first variation (a byte a level)
+    depth = main = 0
+    taken = bytearray()
+    nodes: list[Node] = []
     i, n = 0, len(text)
 
-    def skip_ws(j: int) -> int:
-        while j < n and text[j].isspace():
-            j += 1
-        return j
-
-    def read_tree(j: int, nodes: list[Node]) -> int:
-        # text[j] == "(": read nodes, then the first sub-tree; skip the others
-        j += 1
-        first = True
-        while True:
-            j = skip_ws(j)
-            if j >= n:
-                raise MatchFileError("the SGF text ends inside a game tree: a ')' is missing")
-            c = text[j]
-            if c == ";":
-                node: Node = []
-                j += 1
-                while True:
-                    j = skip_ws(j)
-                    m = re.compile(r"[A-Za-z]+").match(text, j)
-                    if not m:
-                        break
-                    ident = m.group(0)
-                    j = skip_ws(m.end())
-                    values: list[str] = []
-                    while j < n and text[j] == "[":
-                        value, j = read_value(j + 1)
-                        values.append(value)
-                        j = skip_ws(j)
-                    if not values:
-                        raise MatchFileError(f"the SGF property {ident!r} has no value (at character {j})")
-                    node.append((ident, values))
-                nodes.append(node)
-            elif c == "(":
-                if first:
-                    j = read_tree(j, nodes)
-                    first = False
-                else:
-                    j = read_tree(j, [])
-            elif c == ")":
-                return j + 1
-            else:
-                raise MatchFileError(f"unexpected {c!r} in the SGF text at character {j}")
-
-    def read_value(j: int) -> tuple[str, int]:
-        out = []
-        while j < n:
-            c = text[j]
-            if c == "\\" and j + 1 < n:
-                if text[j + 1] != "\n":
-                    out.append(text[j + 1])
-                j += 2
-                continue
-            if c == "]":
-                return "".join(out), j + 1
-            out.append(c)
-            j += 1
-        raise MatchFileError("the SGF text ends inside a property value: a ']' is missing")
+    def space(j: int) -> int:
+        m = _SPACE.match(text, j)
+        return m.end() if m else j
 
     while True:
-        i = skip_ws(i)
+        i = space(i)
         if i >= n:
             break
-        if text[i] != "(":
-            raise MatchFileError(f"SGF text is a sequence of game trees '(;...)', not {show(text[i:i + 30])}")
-        nodes: list[Node] = []
-        i = read_tree(i, nodes)
-        trees.append(nodes)
+        c = text[i]
+        if c == "(":
+            k = _OPENS.match(text, i).end() - i  # type: ignore[union-attr]  # a run of '(' at once
+            if depth == 0:
+                nodes = []
+                trees.append(nodes)
+                main, taken, depth, i, k = 1, bytearray(1), 1, i + 1, k - 1
+            if k:
+                if depth == main and not taken[-1]:  # each is the first variation of the one before
+                    taken[-1] = 1
+                    taken.extend(b"\x01" * (k - 1) + b"\x00")
+                    main += k
+                elif depth == main:
+                    taken[-1] = 1
+                depth += k
+                i += k
+        elif c == ")":
+            k = _CLOSES.match(text, i).end() - i  # type: ignore[union-attr]
+            k = min(k, depth)
+            if depth == 0:
+                raise MatchFileError(f"a ')' that closes no game tree, at {_where(text, i)}")
+            off = depth - main  # levels off the main line close first
+            if k > off:
+                del taken[len(taken) - (k - off):]
+                main -= k - off
+            depth -= k
+            i += k
+        elif c == ";":
+            if depth == 0:
+                raise MatchFileError(f"SGF text is a sequence of game trees '(;...)', not "
+                                     f"{show(text[i:i + 30])} (at {_where(text, i)})")
+            if depth == main and taken[-1]:
+                raise MatchFileError(f"a node after a variation, at {_where(text, i)}: in SGF the "
+                                     "variations of a tree come after its nodes")
+            node: Node = []
+            i += 1
+            while True:
+                m = _IDENT.match(text, i)
+                if m is None:
+                    break
+                ident = m.group(1)
+                i = m.end()
+                values: list[str] = []
+                while i < n and text[i] == "[":
+                    v = _VALUE.match(text, i + 1)
+                    if v is None:
+                        raise MatchFileError(f"the SGF text ends inside the value of {ident}, begun at "
+                                             f"{_where(text, i)}: a ']' is missing")
+                    values.append(_unescape(v.group(1)))
+                    i = space(v.end())
+                if not values:
+                    raise MatchFileError(f"the SGF property {show(ident, 40)} has no value (at {_where(text, i)})")
+                node.append((ident, values))
+            if depth == main:
+                nodes.append(node)
+        elif depth == 0:
+            raise MatchFileError(f"SGF text is a sequence of game trees '(;...)', not {show(text[i:i + 30])} "
+                                 f"(at {_where(text, i)})")
+        else:
+            raise MatchFileError(f"unexpected {show(c)} in the SGF text at {_where(text, i)}")
+    if depth:
+        raise MatchFileError(f"the SGF text ends inside a game tree: {depth:,} ')' missing")
     if not trees:
         raise MatchFileError("no SGF game tree found")
     return trees
@@ -166,6 +208,7 @@ def _props(node: Node) -> dict[str, list[str]]:
 _HEADER_PROPS = {"EV": "Event", "RO": "Round", "PC": "Site", "AN": "Annotator", "GC": "Comment"}
 
 
+@guarded("sgf")
 def read_sgf(text: str, keep_games: bool = False) -> Match:
     """Read GNU Backgammon SGF text into a :class:`Match`, replaying every game through the engine.
 
@@ -179,6 +222,7 @@ def read_sgf(text: str, keep_games: bool = False) -> Match:
     trees = parse_sgf(text.lstrip("\ufeff"))
     match = Match(find_variant("standard"), ("White", "Black"), 0, {}, [])
     keeper: ScoreKeeper | None = None
+    first = 1
     for k, nodes in enumerate(trees):
         try:
             if not nodes:
@@ -188,10 +232,14 @@ def read_sgf(text: str, keep_games: bool = False) -> Match:
                 raise MatchFileError(f"GM[{root['GM'][0]}] is not backgammon (GM[6])", game=k + 1)
             info = _match_info(root.get("MI", []), k + 1)
             length = info.get("length", 0)
-            number = info.get("game", k) + 1
+            if k == 0:
+                first = info.get("game", 0) + 1  # a file may start at a later game of a match
+            number = first + k  # the games follow each other, whatever MI says (as gnubg reads them)
+            if number > MAX_GAMES:
+                raise MatchFileError(f"the games are numbered past {MAX_GAMES:,}", game=number)
             if k == 0:
                 match.length = length
-                match.players = (root.get("PW", ["White"])[0], root.get("PB", ["Black"])[0])
+                match.players = player_names((root.get("PW", [""])[0], root.get("PB", [""])[0]), ("White", "Black"))
                 if "DT" in root:
                     match.headers["EventDate"] = root["DT"][0].replace("-", ".")
                 for prop, name in _HEADER_PROPS.items():
@@ -218,20 +266,25 @@ def read_sgf(text: str, keep_games: bool = False) -> Match:
     return match
 
 
+#: The largest value of each MI field read: a match length, a game's index, a score.
+_MI_LIMITS = {"length": MAX_LENGTH, "game": MAX_GAMES - 1, "ws": MAX_SCORE, "bs": MAX_SCORE}
+
+
 def _match_info(values: list[str], game: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for v in values:
         key, _, val = v.partition(":")
         key = key.strip().lower()
-        if key in ("length", "game", "ws", "bs"):
-            try:
-                out[key] = int(val.strip())
-            except ValueError:
-                raise MatchFileError(f"MI[{v}] needs a whole number", game=game, text=v) from None
+        if key in _MI_LIMITS:
+            hi = _MI_LIMITS[key]
+            if not re.fullmatch(r"\s*\d{1,20}\s*", val) or int(val) > hi:
+                raise MatchFileError(f"MI[{key}:...] is a whole number from 0 to {hi:,}", game=game,
+                                     text=f"MI[{v}]")
+            out[key] = int(val)
     return out
 
 
-_RESULT = re.compile(r"^\s*([WB])\+(\d{1,5})(R?)\s*$", re.I)
+_RESULT = re.compile(r"^\s*([WB])\+(\d{1,5})([RF]?)\s*$", re.I)
 
 
 def _read_game(number: int, nodes: list[Node], root: dict[str, list[str]], keeper: ScoreKeeper,
@@ -278,8 +331,8 @@ def _read_game(number: int, nodes: list[Node], root: dict[str, list[str]], keepe
             resigned = bool(m.group(3))
             if resigned and b.game.is_over:
                 raise b.fail("RE says the game was resigned, but it was borne off", None, f"RE[{res}]")
-            b.finish(winner, int(m.group(2)), None, f"RE[{res}]")
-    return b.build()
+            b.finish(winner, int(m.group(2)), None, f"RE[{res}]", forfeit=m.group(3).upper() == "F")
+    return b.build(unfinished=True)  # a game without its result stops where its nodes stop
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,13 +348,14 @@ def write_sgf(match: Match) -> str:
     if match.variant.name != "standard":
         raise NotationError(f"GNU Backgammon's SGF holds standard backgammon, not {match.variant.title}")
     out = []
+    players = player_names(match.players, ("White", "Black"))
     crawford_rule = match.headers.get("Crawford", "").lower() == "on"
     jacoby = match.headers.get("Jacoby", "").lower() == "on"
     date = match.headers.get("EventDate", "")
-    for k, mg in enumerate(match.games):
+    for mg in match.games:
         root = ["FF[4]GM[6]CA[UTF-8]AP[backgammon_lab]",
-                f"MI[length:{match.length}][game:{k}][ws:{mg.score[0]}][bs:{mg.score[1]}]",
-                f"PW[{_escape(match.players[0])}]PB[{_escape(match.players[1])}]"]
+                f"MI[length:{match.length}][game:{mg.number - 1}][ws:{mg.score[0]}][bs:{mg.score[1]}]",
+                f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]"]
         if date:
             root.append(f"DT[{_escape(date.replace('.', '-'))}]")
         for prop, name in _HEADER_PROPS.items():
@@ -313,7 +367,8 @@ def write_sgf(match: Match) -> str:
             root.append("RU[Jacoby]")
         r = mg.result
         if r is not None:
-            root.append(f"RE[{'W' if r.winner == WHITE else 'B'}+{r.points}{'R' if r.how == 'resign' else ''}]")
+            mark = {"resign": "R", "forfeit": "F"}.get(r.how, "")
+            root.append(f"RE[{'W' if r.winner == WHITE else 'B'}+{r.points}{mark}]")
         nodes = [";" + "".join(root)]
         for player, value in _game_nodes(mg):
             nodes.append(f";{'W' if player == WHITE else 'B'}[{value}]")

@@ -44,16 +44,28 @@ from ..errors import BackgammonError, NotationError, show
 from ..game import Game
 from ..position import WHITE, Player, Position
 from ..variants import find_variant
-from .model import GameResult, Match, MatchFileError, MatchGame, ScoreKeeper, player_of, register_format
+from .model import (
+    MAX_LINE,
+    GameResult,
+    Match,
+    MatchFileError,
+    MatchGame,
+    ScoreKeeper,
+    guarded,
+    header_line,
+    header_lines,
+    player_names,
+    player_of,
+    register_format,
+    score_line,
+)
 
 __all__ = ["read_variant_text", "write_variant_text", "turn_parts"]
 
 MAX_FILE = 20_000_000
 
-_HEADER = re.compile(r'^\s*;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,4})\s+point\s+match\s*$", re.I)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,5})\s*$", re.I)
-_SCORE = re.compile(r"^\s*(.*?)\s*:\s*(\d{1,4})\s{2,}(.*?)\s*:\s*(\d{1,4})\s*$")
 _OPENING = re.compile(r"^\s*Opening roll:\s*White\s+([1-6]),\s*Black\s+([1-6])(?:\s*\(tie\))?\s*$", re.I)
 _START = re.compile(r"^\s*Start:\s*(\S+)\s*$", re.I)
 _NUMBERED = re.compile(r"^(\s*(\d{1,4})\)\s?)(.*)$")
@@ -126,16 +138,15 @@ def write_variant_text(match: Match) -> str:
     if v.name == find_variant("standard").name:
         raise NotationError("standard backgammon is written as a Jellyfish .mat file (format 'mat')")
     spec = Position.start(v).to_string().split("/")[0]
-    headers = {"Variation": v.title, "Variant": spec, "Player 1": match.players[0], "Player 2": match.players[1]}
-    for k, val in match.headers.items():
-        if k not in headers:
-            headers[k] = val
-    out = [f'; [{k} "{val}"]' for k, val in headers.items()]
+    players = player_names(match.players, ("White", "Black"))
+    first = {"Variation": v.title, "Variant": spec, "Player 1": players[0], "Player 2": players[1]}
+    out = header_lines({k: val for k, val in match.headers.items() if k not in first}, first)
+    out = out[-len(first):] + out[:-len(first)]
     out += ["", f" {match.length} point match", ""]
     for mg in match.games:
         out.append(f" Game {mg.number}")
-        left = f" {match.players[0]} : {mg.score[0]}"
-        out.append(f"{left:<{5 + LEFT - 1}}{match.players[1]} : {mg.score[1]}")
+        left = f" {players[0]} : {mg.score[0]}"
+        out.append(f"{left:<{5 + LEFT - 1}}{'  ' if len(left) >= 3 + LEFT else ''}{players[1]} : {mg.score[1]}")
         start = mg.game.record().get("start")
         if start is not None:
             out.append(f" Start: {Position.from_json(start).to_string()}")
@@ -167,6 +178,7 @@ def write_variant_text(match: Match) -> str:
 # Reading
 
 
+@guarded("variant")
 def read_variant_text(text: str, keep_games: bool = False) -> Match:
     """Read the .mat-style text of Mexican and Mini-Gam games, replaying every part through the game."""
     if not isinstance(text, str):
@@ -174,17 +186,21 @@ def read_variant_text(text: str, keep_games: bool = False) -> Match:
     if len(text) > MAX_FILE:
         raise MatchFileError(f"the text is longer than {MAX_FILE:,} characters: not a game file")
     lines = text.lstrip("\ufeff").splitlines()
+    for k, line in enumerate(lines):
+        if len(line) > MAX_LINE:
+            raise MatchFileError(f"line {k + 1:,} is {len(line):,} characters long: the lines of a game file "
+                                 f"are short (at most {MAX_LINE:,} read)", text=line[:40] + "...")
     headers: dict[str, str] = {}
     length = 0
     i = 0
     while i < len(lines) and not _GAME.match(lines[i]):
         line = lines[i]
         i += 1
-        if not line.strip() or (line.lstrip().startswith(";") and not _HEADER.match(line)):
+        h = header_line(line)
+        if h:
+            headers[h[0]] = h[1]
             continue
-        m = _HEADER.match(line)
-        if m:
-            headers[m.group(1).strip()] = m.group(2)
+        if not line.strip() or line.lstrip().startswith(";"):
             continue
         m = _LENGTH.match(line)
         if m:
@@ -207,7 +223,8 @@ def read_variant_text(text: str, keep_games: bool = False) -> Match:
         elif lines[i].strip():
             raise MatchFileError(f"cannot read line {i + 1}", text=lines[i].strip())
         i += 1
-    match = Match(v, (headers.get("Player 1", "White"), headers.get("Player 2", "Black")), length,
+    match = Match(v, player_names((headers.get("Player 1", ""), headers.get("Player 2", "")), ("White", "Black")),
+                  length,
                   {k: val for k, val in headers.items() if k not in ("Variation", "Variant", "Player 1", "Player 2")},
                   [])
     keeper = ScoreKeeper(length, False)
@@ -229,12 +246,12 @@ def _read_game(number: int, body: list[str], match: Match, keeper: ScoreKeeper) 
     score: tuple[int, int] | None = None
     score_text = None
     right_col = 5 + LEFT
-    if rows and _SCORE.match(rows[0]) and not _NUMBERED.match(rows[0]):
-        m = _SCORE.match(rows[0])
-        assert m is not None
-        score = (int(m.group(2)), int(m.group(4)))
+    s = score_line(rows[0], match.players) if rows else None
+    if s is not None and (s[:2] == (match.players[0].strip(), match.players[1].strip())
+                          or not _NUMBERED.match(rows[0])):
+        score = (s[2], s[3])
         score_text = rows[0].strip()
-        right_col = m.start(3)
+        right_col = min(s[4], 5 + LEFT)
         rows = rows[1:]
     before, _ = keeper.start(number, score, score_text)
     start: Position | None = None
