@@ -80,10 +80,12 @@ def win_chart(points: Sequence[tuple[float, float]], *, marks: Sequence[Any] = (
     input gives the same bytes (no generated id). Bad input raises
     :class:`~backgammon_lab.errors.RenderError` quoting it.
     """
-    pts = [(_number(x, "points: x"), _number(y, "points: y")) for x, y in points]
-    for _, y in pts:
-        if not 0.0 <= y <= 1.0:
+    pts = []
+    for x, y in points:
+        y = _number(y, "points: y")
+        if not -1e-6 <= y <= 1.0 + 1e-6:  # a computed chance may be off by its rounding
             raise RenderError(f"points: y is a chance from 0 to 1, not {y!r}")
+        pts.append((_number(x, "points: x"), min(max(y, 0.0), 1.0)))
     got = _marks(marks)
     for value, what in ((width, "width"), (height, "height")):
         if isinstance(value, bool) or not isinstance(value, int) or not 120 <= value <= 10000:
