@@ -1,7 +1,8 @@
 """Levels of play: the engine made weaker on purpose, from a beginner's play to the hint's.
 
-As GNU Backgammon's levels (beginner, casual, intermediate, advanced, expert, world class), a level
-is the net's 0-ply choice with noise added to the value of each option, or, at the top, the
+As GNU Backgammon's levels (beginner, casual, intermediate, advanced, expert, world class: 0-ply
+with noise 0.06, 0.05, 0.04, 0.015, none, then 2-ply), a level is the net's 0-ply choice with
+noise added to the value of each option, or, at the top, the
 choice the default hint recommends (:func:`~backgammon_lab.analysis.hints.hint` with
 ``Options()``: 2 rolls ahead, 1 in Mexican, exact in Mini-Gam when the solved table is at hand).
 The noise is normal, of standard deviation ``noise`` (equity, points a game), and drawn from the
@@ -13,7 +14,7 @@ position and seed, the same choice, in whatever order the games are played.
 ``benchmarks/levels.py`` read it.
 
 >>> [lv.name for lv in LEVELS]
-['beginner', 'casual', 'intermediate', 'expert', 'champion']
+['beginner', 'casual', 'expert', 'champion']
 >>> level_names('minigam')
 ['beginner', 'casual', 'champion']
 >>> level_bot("beginner", seed=3)
@@ -37,7 +38,7 @@ from ..variants import Variant
 from .bots import GameLike
 from .netbot import NetBot, _rolled
 from .nets import play_board
-from .options import Options
+from .options import DEFAULT_PLY, VARIANT_PLY, Options
 from .rollout import turn_state
 from .search import equities, equity_of
 
@@ -74,7 +75,11 @@ class Level:
     def settings(self, variant: Variant | str) -> str:
         """The settings in words: ``"0-ply, noise 0.15"`` or the default hint's."""
         if self.ply is None:
-            return "the default hint: 1-ply in Mexican, exact in Mini-Gam with the solved table, else 2-ply"
+            name = _name(variant)
+            depth = f"{VARIANT_PLY.get(name, DEFAULT_PLY)}-ply"
+            if name == "minigam":
+                depth = f"exact when the table is solved, else {depth}"
+            return f"the default hint ({depth})"
         n = self.noise_for(variant)
         return f"{self.ply}-ply" + (f", noise {n:g}" if n else ", no noise")
 
@@ -85,20 +90,17 @@ def _name(variant: Variant | str) -> str:
 
 #: The levels, weakest first, and their noise in each variant that has them
 #: (``benchmarks/levels.py`` measures each against the one before, docs/levels.md has the table).
-#: Mini-Gam has no "expert": its net at 0-ply already plays as well as the exact table.
+#: Mini-Gam has no "expert": its net at 0-ply already plays about as well as the exact table.
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "Beginner",
           "Knows the rules and often picks a play that looks fine but is not: a first opponent.",
-          {"standard": 0.15, "mexican": 0.15, "minigam": 1.0}),
+          {"standard": 0.15, "mexican": 0.10, "minigam": 1.0}),
     Level("casual", "Casual",
           "Plays sensibly most of the time, with a clear mistake now and then.",
-          {"standard": 0.08, "mexican": 0.08, "minigam": 0.2}),
-    Level("intermediate", "Intermediate",
-          "A solid club player: few big mistakes, some small ones.",
-          {"standard": 0.04, "mexican": 0.04}),
+          {"standard": 0.07, "mexican": 0.05, "minigam": 0.2}),
     Level("expert", "Expert",
-          "The engine's judgement at a glance: its net, no look-ahead, no mistakes added.",
-          {"standard": 0.0, "mexican": 0.0}),
+          "The engine's judgement at a glance, no look-ahead: now and then a small slip.",
+          {"standard": 0.03, "mexican": 0.025}),
     Level("champion", "Champion",
           "The engine at its best: the play the hint recommends, looking rolls ahead.",
           ply=None),
