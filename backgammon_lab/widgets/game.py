@@ -387,6 +387,8 @@ class GameWidget(w.VBox):
             self.bot = self._custom_bot
         else:
             self.bot = None
+        level = self.bot.level if isinstance(self.bot, LevelBot) else None
+        self.opponent_choice.tooltip = f"{level.title}: {level.words}" if level is not None else f"Who plays {self.bot_player.capitalize()}"
 
     def _offer_levels(self) -> None:
         """The opponent menu with the levels of the game's variant; a level the variant lacks gives
