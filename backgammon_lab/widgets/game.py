@@ -783,6 +783,26 @@ class GameWidget(w.VBox):
         self.board.message = f"Hint: {best} (win {v.best_win * 100:.1f}%)."
 
 
+    def play_rest(self, bot: Any, max_actions: int = 5000) -> None:
+        """Play the rest of the game with ``bot`` (any object with ``choose(game)``) on the side
+        of this screen, the opponent on its own side: what a notebook does to show a whole game
+        against a level without clicks. The dice are the game's (seeded)."""
+        if not callable(getattr(bot, "choose", None)):
+            raise GameError(f"play_rest takes a bot with a choose(game) method, not {bot!r:.200}")
+        if self.viewing:
+            raise GameError(self._viewing_text())
+        g = self.game
+        start = g.index
+
+        def decide(_st: TurnState) -> Any:
+            return (self.bot if self._bot_to_act() else bot).choose(g)
+
+        g.play_on(decide, max_actions=max_actions)
+        self._judge_since(start)
+        self._msg_from = start
+        self.board.message = "The game was played to its end."
+        self.refresh()
+
     # -- the review ----------------------------------------------------------------------------
     def review(self, options: Any = None) -> Any:
         """Analyse the game so far (every action played, also those after the point shown) and
