@@ -204,8 +204,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "analysis": {"core"},                       # odds, bots, rollouts, hints, the solver, the nets
     "lessons": {"core"},                        # the course's model: catalog, exercises, progress
     "lessons.study": {"core", "svg", "analysis", "lessons"},  # mistakes as puzzles, the Anki deck, the package's names
-    "widgets": {"core", "svg", "analysis", "lessons"},
-    "lessons.notebook": {"core", "svg", "analysis", "lessons", "widgets"},  # the course in a notebook
+    "widgets": {"core", "svg", "analysis", "lessons", "lessons.study"},
+    "lessons.notebook": {"core", "svg", "analysis", "lessons", "lessons.study", "widgets"},  # the course in a notebook
     "cli": {"core", "svg", "analysis", "package"},  # the command line (the package: its __version__)
     "package": {"core", "widgets"},             # backgammon_lab itself: the core's names, play() opens a widget
 }
