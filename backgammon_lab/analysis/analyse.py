@@ -83,6 +83,7 @@ class DecisionAnalysis:
     forced: bool
     mark: str
     best_steps: tuple[tuple[int, int], ...] = ()
+    position: str = ""  # the position the decision was made in (before the play, the choice or the naming)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -280,20 +281,20 @@ def _analyse_entry(opts: Options, k: int, prev: TurnState, action: Any, nxt: Tur
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "play", _roll_text(prev), rp.text, best.text, loss, best_win - win if rp is not best else 0.0,
             eq, best_eq, forced, "" if forced else mark(loss),
-            tuple((s.start, s.end) for s in best.play.steps))))
+            tuple((s.start, s.end) for s in best.play.steps), prev.turn_start.to_string())))
     elif isinstance(action, Choice) and prev.phase is Phase.CHOICE:
         dh = opening_hint(prev, options=opts)
         d = dh.find(str(action))
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "choice", _roll_text(prev), str(action), str(dh.best.option), d.loss, d.error, d.equity,
-            dh.best.equity, False, mark(d.loss))))
+            dh.best.equity, False, mark(d.loss), (), prev.position.to_string())))
     elif isinstance(action, NameDoubles) and prev.phase is Phase.NAME:
         dh = doubles_hint(prev, opts)
         d = dh.find(action.number)
         b = dh.best.option
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "name", _roll_text(prev), f"{action.number}-{action.number}", f"{b}-{b}", d.loss, d.error,
-            d.equity, dh.best.equity, False, mark(d.loss))))
+            d.equity, dh.best.equity, False, mark(d.loss), (), prev.position.to_string())))
     elif isinstance(action, RollDice) and prev.phase is Phase.ROLL:
         roller = prev.player
         before = lev.state_value(prev, 1)  # the average over the 21 rolls of the best play (exact: the table)
