@@ -12,7 +12,8 @@ level's share of wins with its standard error, its points a game, and the CPU se
 a standard game of it costs about 5.6 s of CPU, 100 times a 0-ply game; Mexican 0.6 s, Mini-Gam
 0.12 s); ``--champion-games standard=100`` plays fewer games in that variant's champion pair
 (default ``--games``). ``--write`` puts the table between the markers of the docs page; ``--from``
-writes it from lines measured before.
+writes it from lines measured before. With ``--out``, the pairs already in that file are not played
+again (a stopped run goes on where it stopped).
 """
 
 from __future__ import annotations
@@ -95,6 +96,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         todo = [(v, a, b) for v in args.variants for a, b in pairs(v)]
         todo.sort(key=lambda t: find_level(t[1]).ply is None)  # the dear champion pairs last (a stable sort)
+        if args.out and Path(args.out).is_file():  # a run stopped and started again: the pairs done are kept
+            rows = [json.loads(line) for line in Path(args.out).read_text().splitlines() if line.strip()]
+            done = {(r["variant"], r["level"], r["against"]) for r in rows}
+            todo = [t for t in todo if t not in done]
         for variant, stronger, weaker in todo:
             games = args.games
             if find_level(stronger).ply is None:
