@@ -58,6 +58,8 @@ def test_review_shows_each_sides_figures_the_chart_and_the_marked_decisions(revi
         s = a.players[p]
         assert f"data-player='{p}'" in summary and f"error rate {s.error_rate:.1f}" in summary
         assert f"luck {s.luck:+.2f}" in summary
+    assert f"Every decision ({len(a.decisions)})" in summary  # each decision's loss and mark, folded
+    assert summary.count("<tr") == len(a.decisions) + 1
     chart = gw.review_chart.value
     root = ET.fromstring(chart[chart.index("<svg"):chart.index("</svg>") + 6])
     dots = [el for el in root.iter() if el.get("data-number") is not None]

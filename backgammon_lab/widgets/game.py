@@ -872,7 +872,8 @@ class GameWidget(w.VBox):
         r = self._review
         assert r is not None
         a = r.analysis
-        self.review_summary.value = _summary_html(a, r.replay)
+        self.review_summary.value = (_summary_html(a, r.replay) + "<details data-role='review-table'><summary>Every "
+                                     f"decision ({len(a.decisions)})</summary>{a.table()._repr_html_()}</details>")
         current = r.marked[chosen].number if chosen is not None else None
         self.review_chart.value = (f"<div data-role='review-chart'>"
                                    f"{svg.win_chart(a.chart, marks=a.chart_marks(), current=current, width=560, height=220, title=_chart_title(a))}"
