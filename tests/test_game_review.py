@@ -173,3 +173,18 @@ def test_the_chart_is_deterministic_marks_each_error_and_refuses_bad_input() -> 
                        ({"points": pts, "width": 5}, "width")):
         with pytest.raises(RenderError, match=match):
             win_chart(**bad)
+
+
+def test_play_rest_refuses_what_is_no_bot_and_an_earlier_point(reviewed: GameWidget) -> None:
+    gw = GameWidget("minigam", seed=2, opponent="beginner")
+    with pytest.raises(GameError, match="choose"):
+        gw.play_rest(42)
+    gw.roll_button.click()
+    gw.first_button.click()
+    with pytest.raises(GameError, match="is shown"):
+        gw.play_rest(RandomBot(1))
+    assert gw.game.index == 0 and gw.viewing  # nothing played
+    gw.last_button.click()
+    gw.play_rest(RandomBot(1))
+    assert gw.game.is_over
+    assert gw.opponent_choice.tooltip.startswith("Beginner: ")
