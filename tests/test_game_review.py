@@ -142,7 +142,7 @@ def test_an_imported_match_is_reviewed_and_bad_sources_refused() -> None:
         GameWidget.from_match(42)
 
 
-def test_a_new_game_closes_the_review_and_a_failed_review_is_shown(reviewed: GameWidget) -> None:
+def test_a_new_game_closes_the_review_and_a_failed_review_is_shown() -> None:
     gw = GameWidget("minigam", seed=1, review_options=FAST)
     with pytest.raises(GameError, match="no review yet"):
         gw.show_decision(0)
@@ -175,7 +175,7 @@ def test_the_chart_is_deterministic_marks_each_error_and_refuses_bad_input() -> 
             win_chart(**bad)
 
 
-def test_play_rest_refuses_what_is_no_bot_and_an_earlier_point(reviewed: GameWidget) -> None:
+def test_play_rest_refuses_what_is_no_bot_and_an_earlier_point() -> None:
     gw = GameWidget("minigam", seed=2, opponent="beginner")
     with pytest.raises(GameError, match="choose"):
         gw.play_rest(42)
