@@ -142,8 +142,19 @@ def test_an_imported_match_is_reviewed_and_bad_sources_refused() -> None:
         GameWidget.from_match(42)
 
 
-def test_a_new_game_closes_the_review_and_a_failed_review_is_shown() -> None:
+def test_a_new_game_closes_the_review_and_a_failed_review_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    import backgammon_lab.analysis.analyse as analyse_module
+    from backgammon_lab.errors import AnalysisError
+
     gw = GameWidget("minigam", seed=1, review_options=FAST)
+
+    def fails(*_a: Any, **_k: Any) -> Any:
+        raise AnalysisError("no net for this")
+
+    with monkeypatch.context() as m:
+        m.setattr(analyse_module, "analyse", fails)
+        gw.review_button.click()  # shown, never raised
+    assert "No review: no net for this" in gw.review_summary.value and gw.analysis is None
     with pytest.raises(GameError, match="no review yet"):
         gw.show_decision(0)
     gw.review_button.click()  # nothing played yet: an empty review, no error
