@@ -643,8 +643,9 @@ class CourseWidget(w.VBox):
 
     @staticmethod
     def _stage_label(s: Stage) -> str:
-        title = ROW_TITLES.get(s.id, s.title)
-        return f"{s.id}: {title} ({len(s)})"
+        if s.id in ROW_TITLES:  # a rule row: its name (M4) is the learner's, from the notebooks' headings
+            return f"{s.id}: {ROW_TITLES[s.id]} ({len(s)})"
+        return f"{s.title} ({len(s)})"
 
     @property
     def stage(self) -> Stage:
@@ -711,7 +712,8 @@ class CourseWidget(w.VBox):
     def _update(self) -> None:
         got, of = self.stage_stars()
         total, total_of = self.progress.total_stars(), self.progress.max_stars()
-        self.status.value = (f"Stage {self.stage.id}, exercise {self.index + 1} of {len(self.stage)}; "
+        where = f"Stage {self.stage.id}" if self.stage.id in ROW_TITLES else "Mixed review"
+        self.status.value = (f"{where}, exercise {self.index + 1} of {len(self.stage)}; "
                              f"stars: {got}/{of} in this stage, {total}/{total_of} in all")
         last = self.stage_index == len(self.stages) - 1 and self.index == len(self.stage) - 1
         self.next_button.disabled = last
