@@ -229,6 +229,7 @@ def test_mexican_naming_mistakes_are_puzzles_too() -> None:
     named = [m for m in found if m.kind == "name"]
     assert named and all(m.check == "rollout" and Roll.parse(m.dice).is_mexican for m in named)
     m = named[0]
+    assert m.key == f"{m.position} {m.dice} name"
     assert m.answer in "123456" and m.played in "123456" and m.answer != m.played
     assert f"naming {m.played}-{m.played}" in m.words and f"naming {m.answer}-{m.answer}" in m.words
     wdg = QuestionWidget(m)

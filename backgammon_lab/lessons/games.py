@@ -64,10 +64,6 @@ ROLLOUT: dict[str, Any] = {"games": 144, "truncate": {"standard": 3, "mexican": 
                            "decision_games": 324}
 
 
-def _doubtful() -> float:
-    from ..analysis.analyse import THRESHOLDS
-
-    return next(t for t, name in THRESHOLDS if name == "doubtful")
 
 
 #: The smallest loss (equity, points a game) that counts as a mistake: the analysis' *doubtful*
@@ -340,6 +336,8 @@ def mistakes(source: Game | Match | Analysis | Sequence[Analysis] | str | os.Pat
     if player is not None and player not in ("white", "black"):
         raise LessonError(f"player is 'white', 'black' or None, not {player!r}")
     found: dict[str, Mistake] = {}
+    refused: set[str] = set()  # decisions the deeper check did not confirm: not checked twice
+    kinds = {"play": "play", "choice": "keep", "name": "name"}
     for a in _analyses(source, options):
         how = _analysis_how(a)
         for d in a.decisions:
@@ -349,24 +347,23 @@ def mistakes(source: Game | Match | Analysis | Sequence[Analysis] | str | os.Pat
                 raise LessonError("this analysis does not name the positions of its decisions; analyse the game "
                                   "again and pass the game")
             dice = d.dice.replace(" named", "")
-            named = d.dice.endswith(" named")
-            key = mistake_key(d.position, dice, d.kind)
+            kind = kinds[d.kind]
+            key = mistake_key(d.position, dice, kind)
+            if key in refused:
+                continue
             if key in found:
                 old = found[key]
                 found[key] = Mistake.from_json({**old.to_json(), "seen": old.seen + 1})
                 continue
-            pos = Position.from_string(d.position)
-            if d.kind == "play":
-                roll = Roll.parse(dice)
-                checked = _check_play(pos, roll, named, d.choice, d.best)
-                played, best, kind = d.choice, d.best, "play"
+            pos, roll = Position.from_string(d.position), Roll.parse(dice)
+            if kind == "play":
+                played, best = d.choice, d.best
+                checked = _check_play(pos, roll, d.dice.endswith(" named"), played, best)
             else:
-                played = d.choice.split("-")[0] if d.kind == "name" else d.choice
-                best = d.best.split("-")[0] if d.kind == "name" else d.best
-                roll = Roll.parse(dice)
+                played, best = (d.choice.split("-")[0], d.best.split("-")[0]) if kind == "name" else (d.choice, d.best)
                 checked = _check_decision(d.kind, pos, dice, played, best)
-                kind = "keep" if d.kind == "choice" else "name"
             if checked is None:
+                refused.add(key)
                 continue
             proof = {"method": checked.check, "how": CHECKS[checked.check], "values": checked.values,
                      "equities": checked.equities, "check": checked.detail,
