@@ -150,3 +150,20 @@ def test_save_and_load_a_second_file_carry_the_mistakes(tmp_path: Path, my_mista
     b.load(tmp_path / "copy.json")
     assert [x.key for x in b.mistakes] == [x.key for x in my_mistakes]
     assert len(load_saved(tmp_path / "b.json")[2]) == len(my_mistakes)  # the own file follows the load
+
+
+def test_the_rule_course_keeps_its_stars_by_itself(monkeypatch, tmp_path: Path) -> None:
+    from backgammon_lab.lessons.notebook import course
+    from backgammon_lab.lessons.review import RULE_COURSE_FILE
+    from backgammon_lab.widgets.exercise import CourseWidget
+
+    monkeypatch.setenv(DATA_ENV, str(tmp_path))
+    c = course("minigam")
+    ex = c.exercise
+    ex.show_solution()
+    assert load_saved(tmp_path / RULE_COURSE_FILE)[0].stars(ex.exercise.id) == 1
+    again = course("minigam")
+    assert again.progress.stars(ex.exercise.id) == 1 and "Welcome back: 1 exercise done, 1 star" in again.file_status.value
+    assert again.exercise.stars_label.value.startswith("\u2605")  # the widget shows the star found again
+    plain = CourseWidget(again.stages)  # a lesson in a tutorial notebook keeps nothing by default
+    assert plain.progress_file is None and plain.progress.total_stars() == 0

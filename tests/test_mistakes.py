@@ -219,3 +219,21 @@ def test_a_deck_of_course_drills_and_bad_input(tmp_path: Path) -> None:
         export_anki(["nope"], tmp_path / "x.apkg")  # type: ignore[list-item]
     with pytest.raises(LessonError, match="file name"):
         export_anki(DRILLS[:1], tmp_path)
+
+
+def test_mexican_naming_mistakes_are_puzzles_too() -> None:
+    from backgammon_lab.widgets.strategy import QuestionWidget
+
+    g = bot_game("mexican", RandomBot(5), NetBot(), seed=5)
+    found = mistakes(g, FAST)
+    named = [m for m in found if m.kind == "name"]
+    assert named and all(m.check == "rollout" and Roll.parse(m.dice).is_mexican for m in named)
+    m = named[0]
+    assert m.key == f"{m.position} {m.dice} name"
+    assert m.answer in "123456" and m.played in "123456" and m.answer != m.played
+    assert f"naming {m.played}-{m.played}" in m.words and f"naming {m.answer}-{m.answer}" in m.words
+    wdg = QuestionWidget(m)
+    wdg.answer(m.played)
+    assert not wdg.solved
+    wdg.answer(m.answer)
+    assert wdg.solved and wdg.stars == 2 and m.words in wdg.feedback

@@ -16,8 +16,9 @@ A mistake is kept only when a second, deeper check agrees that the better play i
   (:mod:`backgammon_lab.analysis.bearoff`);
 * ``"rollout"``: anything else, a rollout of the two plays by the net's bot with the same dice
   for both (stratified first rolls, truncated, see :data:`ROLLOUT`): the better play must lead by
-  more than two standard errors of the difference; Mexican's opening choice and naming of
-  doubles are rolled out the same way, each roll's luck taken off.
+  more than two standard errors of the difference. Mexican's naming of doubles is rolled out the
+  same way (the two doubles); its opening choice too, with each roll's luck taken off (keeping
+  and re-rolling meet different dice, so the pairing helps little).
 
 Each item's key is its position and roll (:attr:`Mistake.key`), so the same mistake made twice is
 one item.
@@ -27,16 +28,19 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..analysis.analyse import THRESHOLDS, Analysis, analyse, mark
+from ..analysis.options import Options
 from ..analysis.strategy import Puzzle, StrategyError, find_play, what_it_does
-from ..engine import MakePlay, Phase, advance, dice_state, play_text
+from ..engine import Action, MakePlay, NameDoubles, Phase, TurnState, advance, dice_state, naming_state, play_text
 from ..errors import BackgammonError
 from ..game import Game
+from ..matchfiles import Match
 from ..position import WHITE, Position, Roll
 from .exercises import LessonError
 
@@ -60,10 +64,6 @@ ROLLOUT: dict[str, Any] = {"games": 144, "truncate": {"standard": 3, "mexican": 
                            "decision_games": 324}
 
 
-def _doubtful() -> float:
-    from ..analysis.analyse import THRESHOLDS
-
-    return next(t for t, name in THRESHOLDS if name == "doubtful")
 
 
 #: The smallest loss (equity, points a game) that counts as a mistake: the analysis' *doubtful*
@@ -131,7 +131,7 @@ class Mistake(Puzzle):
 # -- where the decisions come from -----------------------------------------------------------------
 def _games_of(source: Any) -> list[Game]:
     """The games of ``source``: a Game, a Match, or a file (a match file or a game record)."""
-    from ..matchfiles import Match, MatchFileError, load_match
+    from ..matchfiles import MatchFileError, load_match
 
     if isinstance(source, Game):
         return [source]
@@ -158,7 +158,7 @@ def _games_of(source: Any) -> list[Game]:
     raise LessonError(f"mistakes() reads a Game, a Match, an analysis or a file, not {source!r:.200}")
 
 
-def _analyses(source: Any, options: Any) -> list[Analysis]:
+def _analyses(source: Any, options: Options | None) -> list[Analysis]:
     if isinstance(source, Analysis):
         return [source]
     if isinstance(source, (list, tuple)) and source and all(isinstance(a, Analysis) for a in source):
@@ -175,11 +175,10 @@ class _Checked:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
-def _rollout_pair(state: Any, plays: Sequence[Any], variant: str) -> tuple[list[list[float]], list[float]]:
-    """Paired rollouts (the same seed, stratified first rolls) of the states after each play, for
-    the mover: each play's samples of points and its winning chance."""
+def _rollout_pair(state: TurnState, actions: Sequence[Action], variant: str) -> tuple[list[list[float]], list[float]]:
+    """Paired rollouts (the same seed, stratified first rolls) of the states after each action, for
+    the one who acts: each action's samples of points and its winning chance."""
     from ..analysis.netbot import NetBot
-    from ..analysis.options import Options
     from ..analysis.rollout import rollout
     from ..analysis.search import evaluator_for
 
@@ -188,8 +187,8 @@ def _rollout_pair(state: Any, plays: Sequence[Any], variant: str) -> tuple[list[
     opts = Options(games=games, seed=ROLLOUT["seed"], truncate=ROLLOUT["truncate"][variant], bot=NetBot(net),
                    evaluator=net)
     samples, wins = [], []
-    for p in plays:
-        after = advance(state, MakePlay(p))[0]
+    for a in actions:
+        after = advance(state, a)[0]
         if after.phase is Phase.OVER:
             won = after.winner == state.player
             e = float(after.points if won else -after.points)
@@ -205,7 +204,6 @@ def _rollout_pair(state: Any, plays: Sequence[Any], variant: str) -> tuple[list[
 def _check_play(pos: Position, roll: Roll, named: bool, played: str, best: str) -> _Checked | None:
     """The deeper check of a play mistake, or None when the check does not agree."""
     from ..analysis import bearoff
-    from ..analysis.rollout import stratified_stderr
     from ..analysis.search import equity_of, evaluator_for
     from ..errors import TableMissingError
 
@@ -231,7 +229,15 @@ def _check_play(pos: Position, roll: Roll, named: bool, played: str, best: str) 
         if not eq[1] > eq[0] + 1e-9:
             return None
         return _Checked(how, {played: win[0], best: win[1]}, {played: eq[0], best: eq[1]})
-    samples, wins = _rollout_pair(state, pair, v.name)
+    return _paired(state, [MakePlay(p) for p in pair], played, best, v.name)
+
+
+def _paired(state: TurnState, actions: Sequence[Action], played: str, best: str, variant: str) -> _Checked | None:
+    """The paired rollout of the action made and the better one: kept when the better leads by more
+    than ``ROLLOUT["z"]`` standard errors of the difference."""
+    from ..analysis.rollout import stratified_stderr
+
+    samples, wins = _rollout_pair(state, actions, variant)
     diffs = [b - a for a, b in zip(samples[0], samples[1], strict=True)]
     gain = sum(diffs) / len(diffs)
     err = stratified_stderr(diffs)
@@ -239,22 +245,20 @@ def _check_play(pos: Position, roll: Roll, named: bool, played: str, best: str) 
         return None
     eqs = [sum(s) / len(s) for s in samples]
     return _Checked("rollout", {played: wins[0], best: wins[1]}, {played: eqs[0], best: eqs[1]},
-                    {"games": ROLLOUT["games"], "truncate": ROLLOUT["truncate"][v.name], "seed": ROLLOUT["seed"],
+                    {"games": ROLLOUT["games"], "truncate": ROLLOUT["truncate"][variant], "seed": ROLLOUT["seed"],
                      "gain": gain, "stderr": err})
 
 
 def _check_decision(kind: str, pos: Position, dice: str, played: str, best: str) -> _Checked | None:
-    """The deeper check of a Mexican opening choice or naming: both rolled out, luck taken off."""
-    from ..analysis.hints import doubles_hint, opening_hint
-    from ..analysis.options import Options
+    """The deeper check of a Mexican naming (the two doubles rolled out, paired) or opening choice
+    (both rolled out with each roll's luck taken off: keeping and re-rolling meet different dice)."""
+    from ..analysis.hints import opening_hint
 
+    if kind == "name":
+        return _paired(naming_state(pos), [NameDoubles(int(played)), NameDoubles(int(best))], played, best,
+                       pos.variant.name)
     opts = Options(ply=0, games=ROLLOUT["decision_games"], luck=True, seed=ROLLOUT["seed"])
-    if kind == "choice":
-        h = opening_hint(pos, dice, opts)
-    else:
-        from ..engine import naming_state
-
-        h = doubles_hint(naming_state(pos), opts)
+    h = opening_hint(pos, dice, opts)
     a, b = h.find(played), h.find(best)
     se = math.hypot(a.stderr or 0.0, b.stderr or 0.0)
     if not b.win - a.win > ROLLOUT["z"] * se:
@@ -315,7 +319,8 @@ def _level(loss: float) -> int:
     return {"very bad": 1, "bad": 2}.get(mark(loss), 3)
 
 
-def mistakes(source: Any, options: Any = None, *, player: str | None = None) -> list[Mistake]:
+def mistakes(source: Game | Match | Analysis | Sequence[Analysis] | str | os.PathLike[str],
+             options: Options | None = None, *, player: str | None = None) -> list[Mistake]:
     """The mistakes of ``source`` as puzzle items of the course (:class:`Mistake`), in the order made.
 
     ``source``: a :class:`~backgammon_lab.game.Game`, a :class:`~backgammon_lab.matchfiles.Match`,
@@ -331,6 +336,8 @@ def mistakes(source: Any, options: Any = None, *, player: str | None = None) -> 
     if player is not None and player not in ("white", "black"):
         raise LessonError(f"player is 'white', 'black' or None, not {player!r}")
     found: dict[str, Mistake] = {}
+    refused: set[str] = set()  # decisions the deeper check did not confirm: not checked twice
+    kinds = {"play": "play", "choice": "keep", "name": "name"}
     for a in _analyses(source, options):
         how = _analysis_how(a)
         for d in a.decisions:
@@ -340,24 +347,23 @@ def mistakes(source: Any, options: Any = None, *, player: str | None = None) -> 
                 raise LessonError("this analysis does not name the positions of its decisions; analyse the game "
                                   "again and pass the game")
             dice = d.dice.replace(" named", "")
-            named = d.dice.endswith(" named")
-            key = mistake_key(d.position, dice, d.kind)
+            kind = kinds[d.kind]
+            key = mistake_key(d.position, dice, kind)
+            if key in refused:
+                continue
             if key in found:
                 old = found[key]
                 found[key] = Mistake.from_json({**old.to_json(), "seen": old.seen + 1})
                 continue
-            pos = Position.from_string(d.position)
-            if d.kind == "play":
-                roll = Roll.parse(dice)
-                checked = _check_play(pos, roll, named, d.choice, d.best)
-                played, best, kind = d.choice, d.best, "play"
+            pos, roll = Position.from_string(d.position), Roll.parse(dice)
+            if kind == "play":
+                played, best = d.choice, d.best
+                checked = _check_play(pos, roll, d.dice.endswith(" named"), played, best)
             else:
-                played = d.choice.split("-")[0] if d.kind == "name" else d.choice
-                best = d.best.split("-")[0] if d.kind == "name" else d.best
-                roll = Roll.parse(dice)
+                played, best = (d.choice.split("-")[0], d.best.split("-")[0]) if kind == "name" else (d.choice, d.best)
                 checked = _check_decision(d.kind, pos, dice, played, best)
-                kind = "keep" if d.kind == "choice" else "name"
             if checked is None:
+                refused.add(key)
                 continue
             proof = {"method": checked.check, "how": CHECKS[checked.check], "values": checked.values,
                      "equities": checked.equities, "check": checked.detail,

@@ -35,13 +35,27 @@ from .exercises import LessonError
 from .progress import MAX_STARS, Progress
 
 __all__ = ["ReviewQueue", "INTERVALS", "save_progress", "load_progress", "load_saved", "data_dir", "DATA_ENV",
-           "COURSE_FILE"]
+           "COURSE_FILE", "RULE_COURSE_FILE", "course_file"]
 
 #: The environment variable that names the folder the course keeps its progress in (tests set it
 #: to a temporary folder); without it, the user data folder of platformdirs.
 DATA_ENV = "BACKGAMMON_LAB_DATA"
 #: The file name of the strategy course's own progress file in :func:`data_dir`.
 COURSE_FILE = "strategy_course.json"
+#: The file name of the rule course's own progress file (:func:`backgammon_lab.lessons.notebook.course`).
+RULE_COURSE_FILE = "rule_course.json"
+
+
+def course_file(progress_file: str | os.PathLike[str] | None | bool, name: str) -> Path | None:
+    """Where a course keeps its progress by itself: ``None`` the file ``name`` in :func:`data_dir`,
+    a path that file, ``False`` nowhere (None); :class:`LessonError` for anything else."""
+    if progress_file is False:
+        return None
+    if progress_file is None:
+        return data_dir() / name
+    if isinstance(progress_file, (str, os.PathLike)) and str(progress_file).strip():
+        return Path(progress_file)
+    raise LessonError(f"progress_file is a file name, None (the data folder) or False, not {progress_file!r}")
 
 
 def data_dir() -> Path:

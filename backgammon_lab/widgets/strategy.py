@@ -33,7 +33,7 @@ from ..errors import whole_number
 from ..lessons.exercises import LessonError, sentence
 from ..lessons.games import MISTAKES_THEME, Mistake, mistakes_from_json, mistakes_to_json
 from ..lessons.progress import MAX_STARS, Progress, stars_for
-from ..lessons.review import COURSE_FILE, ReviewQueue, data_dir, load_saved, save_progress
+from ..lessons.review import COURSE_FILE, ReviewQueue, course_file, load_saved, save_progress
 from ..rules import legal_plays
 from .board import BoardWidget
 from .exercise import AnswerControls, star_text
@@ -236,11 +236,7 @@ class StrategyCourse(w.VBox):
             raise LessonError(f"progress is a Progress, not {progress!r}")
         if review is not None and not isinstance(review, ReviewQueue):
             raise LessonError(f"review is a ReviewQueue, not {review!r}")
-        if progress_file is True or (progress_file is not None and progress_file is not False
-                                     and not isinstance(progress_file, (str, os.PathLike))):
-            raise LessonError(f"progress_file is a file name, None (the data folder) or False, not {progress_file!r}")
-        self.progress_file: Path | None = (None if progress_file is False else data_dir() / COURSE_FILE
-                                           if progress_file is None else Path(progress_file))
+        self.progress_file: Path | None = course_file(progress_file, COURSE_FILE)
         self._items: dict[str, Item] = {i.id: i for s in self.stages for i in s.items}
         self.progress = progress if progress is not None else Progress(self._items)
         self.progress.add_exercises(self._items)
@@ -469,8 +465,9 @@ class StrategyCourse(w.VBox):
         if take_review:
             self.review = review
         self._add(mine)
-        self.file_status.value = (f"Welcome back: {self.progress.done()} questions done, "
-                                  f"{self.progress.total_stars()} stars (saved by itself in {f}).")
+        n, k = self.progress.done(), self.progress.total_stars()
+        self.file_status.value = (f"Welcome back: {n} question{'s' if n != 1 else ''} done, "
+                                  f"{k} star{'s' if k != 1 else ''} (saved by itself in {f}).")
 
     def _autosave(self) -> None:
         if self.progress_file is None:
