@@ -34,8 +34,14 @@ __all__ = [
 ]
 
 
-def play(variant: str = "mexican", seed: int | None = 0, **kwargs: Any) -> Any:
-    """Start a game widget in a notebook: ``backgammon_lab.play("mexican", seed=7)``."""
+def play(variant: str = "mexican", seed: int | None = 0, *, opponent: Any = "human", **kwargs: Any) -> Any:
+    """Start a game widget in a notebook: ``backgammon_lab.play("mexican", seed=7, opponent="beginner")``.
+
+    ``opponent``: ``"human"`` (both sides at this screen), ``"random"``, the name of a level of the
+    engine (``backgammon_lab.analysis.levels.level_names(variant)``, weakest first; docs/levels.md)
+    or a bot object; it plays Black. The other keywords are
+    :class:`~backgammon_lab.widgets.game.GameWidget`'s (``tutor=True``, ``review_options``, ...).
+    """
     from .widgets import GameWidget
 
-    return GameWidget(variant=variant, seed=seed, **kwargs)
+    return GameWidget(variant=variant, seed=seed, opponent=opponent, **kwargs)

@@ -99,6 +99,8 @@ async def execute_async(path: Path, cwd: Path | None = None, allow_errors: bool 
     """Run the notebook at ``path`` in a fresh kernel (working directory ``cwd``, default its folder).
 
     Returns the executed notebook node; widget views are still in it (see :func:`strip_widget_views`).
+    The kernel keeps the learner's data (the courses' own progress files) in a fresh temporary
+    folder (``BACKGAMMON_LAB_DATA``), never in the user's data folder.
     """
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
@@ -110,7 +112,8 @@ async def execute_async(path: Path, cwd: Path | None = None, allow_errors: bool 
         record_timing=False,
         allow_errors=allow_errors,
     )
-    await client.async_execute()
+    with tempfile.TemporaryDirectory(prefix="bgl-data-") as data:
+        await client.async_execute(env={**os.environ, "BACKGAMMON_LAB_DATA": data})
     return nb
 
 

@@ -4,14 +4,45 @@ Browser tests run Playwright against Debian's Chromium (``playwright install`` c
 browser on the project's machines; ``scripts/setup.sh`` installs Debian's ``chromium``):
 pytest-playwright has no command-line option for an executable, so its session fixture
 ``browser_type_launch_args`` is overridden below.
+
+No test writes to the learner's data folder, where the strategy course keeps its progress by
+itself: ``BACKGAMMON_LAB_DATA`` names a fresh folder under a temporary one for each test, and
+for each notebook (set before its kernel starts, which inherits it).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+#: The environment variable the course reads its data folder from (lessons.review.DATA_ENV).
+DATA_ENV = "BACKGAMMON_LAB_DATA"
+DATA_ROOT = Path(tempfile.mkdtemp(prefix="bgl-data-"))
+os.environ[DATA_ENV] = str(DATA_ROOT / "session")
+
+
+def _folder(name: str) -> str:
+    return str(DATA_ROOT / re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[-120:])
+
+
+@pytest.fixture(autouse=True)
+def _learner_data_folder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test's own data folder (made only when something is saved in it)."""
+    monkeypatch.setenv(DATA_ENV, _folder(request.node.nodeid))
+    yield
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A notebook's cells (nbval) get the notebook's own data folder before its kernel starts."""
+    if str(item.fspath).endswith(".ipynb"):
+        os.environ[DATA_ENV] = _folder(Path(str(item.fspath)).name)
 
 #: Debian's Chromium; the binary first (it skips a harmless warning of the shell wrapper).
 #: ``CHROMIUM_PATHS`` (space-separated) replaces the list, as in scripts/test.sh.

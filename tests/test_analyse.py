@@ -13,7 +13,7 @@ from nethelpers import small_net
 
 from backgammon_lab import find_variant
 from backgammon_lab.analysis import nets
-from backgammon_lab.analysis.analyse import THRESHOLDS, analyse, chart_svg, mark
+from backgammon_lab.analysis.analyse import THRESHOLDS, analyse, mark
 from backgammon_lab.analysis.bots import HeuristicBot, PerfectMiniGamBot, RandomBot
 from backgammon_lab.analysis.hints import Evaluator, Options, hint
 from backgammon_lab.analysis.nets import Net
@@ -22,6 +22,7 @@ from backgammon_lab.cli import main
 from backgammon_lab.engine import ALL_ROLLS, Phase
 from backgammon_lab.errors import AnalysisError
 from backgammon_lab.game import Game
+from backgammon_lab.svg import win_chart
 
 RECORD = Path(__file__).parent / "data" / "mexican_game.json"
 
@@ -103,8 +104,9 @@ def test_tables_json_and_chart(mexican) -> None:
     assert svg == a.svg() and a._repr_svg_() == svg  # deterministic text
     assert a.chart[0] == (1, 0.5) and a.chart[-1][1] in (0.0, 1.0)
     assert all(0 <= y <= 1 for _, y in a.chart)
-    assert chart_svg([(1, 0.5), (5, 0.7)], marks=[(3, "bad")]) == chart_svg([(1, 0.5), (5, 0.7)], marks=[(3, "bad")])
-    assert 'fill="#c62828"' in chart_svg([(1, 0.5), (5, 0.7)], marks=[(3, "bad")])
+    assert svg.count("data-number=") == sum(1 for d in a.decisions if d.mark)
+    assert win_chart([(1, 0.5), (5, 0.7)], marks=[(3, "bad")]) == win_chart([(1, 0.5), (5, 0.7)], marks=[(3, "bad")])
+    assert 'fill="#c62828"' in win_chart([(1, 0.5), (5, 0.7)], marks=[(3, "bad")])
 
 
 def test_exact_minigam_marks_a_random_players_mistakes(table3) -> None:

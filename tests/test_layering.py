@@ -194,14 +194,18 @@ CORE_LAYERS = [["errors"], ["variants.base"], ["variants.standard", "variants.me
                ["matchfiles"]]
 CORE = {m for group in CORE_LAYERS for m in group}
 
+#: The lessons' modules above the analysis and the pictures (the package itself names their functions).
+STUDY = {"lessons", "lessons.games", "lessons.anki"}
+
 #: What each layer may import besides its own modules (docs/design.md, "Layers").
 MAY_IMPORT: dict[str, set[str]] = {
     "core": set(),
     "svg": {"core"},                            # pictures of what they are given
     "analysis": {"core"},                       # odds, bots, rollouts, hints, the solver, the nets
     "lessons": {"core"},                        # the course's model: catalog, exercises, progress
-    "widgets": {"core", "svg", "analysis", "lessons"},
-    "lessons.notebook": {"core", "svg", "analysis", "lessons", "widgets"},  # the course in a notebook
+    "lessons.study": {"core", "svg", "analysis", "lessons"},  # mistakes as puzzles, the Anki deck, the package's names
+    "widgets": {"core", "svg", "analysis", "lessons", "lessons.study"},
+    "lessons.notebook": {"core", "svg", "analysis", "lessons", "lessons.study", "widgets"},  # the course in a notebook
     "cli": {"core", "svg", "analysis", "package"},  # the command line (the package: its __version__)
     "package": {"core", "widgets"},             # backgammon_lab itself: the core's names, play() opens a widget
 }
@@ -218,6 +222,8 @@ def layer_of(name: str) -> str | None:
         return "core"
     if name == "lessons.notebook":
         return name
+    if name in STUDY:
+        return "lessons.study"
     if name == "__main__":  # python -m backgammon_lab: the command line
         return "cli"
     top = name.split(".")[0]

@@ -32,7 +32,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 EXPECTED = ["00_start_here", "01_standard_backgammon", "02_mexican_backgammon", "03_minigam",
-            "04_custom_positions", "05_analysis", "06_rule_differences", "07_course", "08_strategy"]
+            "04_custom_positions", "05_analysis", "06_rule_differences", "07_course", "08_strategy",
+            "09_play_and_learn"]
 
 pytestmark = pytest.mark.slow
 

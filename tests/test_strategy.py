@@ -300,7 +300,7 @@ def test_course_review_stage_and_saved_progress(tmp_path) -> None:
     assert "Saved" in course.file_status.value
     progress, review = load_progress(path)
     assert progress.stars(first.item.id) == 2 and review.due() == [first.item.id]
-    fresh = StrategyCourse(stages)
+    fresh = StrategyCourse(stages, progress_file=False)
     fresh.load(str(path))
     assert fresh.progress.stars(first.item.id) == 2
     fresh.file_box.value = str(tmp_path / "missing.json")
@@ -350,7 +350,7 @@ def test_stages_unlock_in_order_within_a_variant() -> None:
     course.next()
     assert (course.stage_id, course.index) == (second, 0)
     # another variant's first stage is open from the start; open_all opens every stage
-    mixed = StrategyCourse([*stages, next(s for s in themes() if s.variant == "minigam")])
+    mixed = StrategyCourse([*stages, next(s for s in themes() if s.variant == "minigam")], progress_file=False)
     assert mixed.is_open(mixed.stages[-1].id) and not mixed.is_open(second)
     assert StrategyCourse(stages, open_all=True).is_open(third)
 
@@ -363,7 +363,7 @@ def test_unlocking_follows_loaded_progress(tmp_path) -> None:
         _solve(course)
     path = tmp_path / "p.json"
     course.save(str(path))
-    fresh = StrategyCourse(stages)
+    fresh = StrategyCourse(stages, progress_file=False)
     assert not fresh.is_open(stages[1].id)
     fresh.load(str(path))
     assert fresh.is_open(stages[1].id)

@@ -58,6 +58,7 @@ def write_notebook(path: Path, cells: list[str]) -> Path:
 
 class JupyterLab:
     """A JupyterLab server on a free port serving a temporary directory; use as a context manager.
+    Its kernels keep the learner's data (the course's progress file) in a folder of their own.
 
     ``server_config`` is the text of a ``jupyter_server_config.py`` for this server only (empty:
     none, the stock server).
@@ -76,6 +77,7 @@ class JupyterLab:
             (base / sub).mkdir()
             env[key] = str(base / sub)
         env.pop("ANYWIDGET_HMR", None)
+        env["BACKGAMMON_LAB_DATA"] = str(base / "learner")  # the course's own progress file: this server's
         settings = base / "config" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
         settings.mkdir(parents=True)
         (settings / "notification.jupyterlab-settings").write_text(

@@ -83,6 +83,7 @@ class DecisionAnalysis:
     forced: bool
     mark: str
     best_steps: tuple[tuple[int, int], ...] = ()
+    position: str = ""  # the position the decision was made in (before the play, the choice or the naming)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
@@ -197,83 +198,29 @@ class Analysis:
                 "decisions": [d.to_json() for d in self.decisions], "rolls": [r.to_json() for r in self.rolls],
                 "chart": [list(c) for c in self.chart], "thresholds": {n: t for t, n in THRESHOLDS}}
 
+    def chart_marks(self) -> list[tuple[int, str, str, str]]:
+        """The marked decisions as the chart draws them: ``(number, mark, player, label)``."""
+        return [(d.number, d.mark, d.player, f"{d.number}. {d.player} {d.dice}: {d.choice or '(no move)'}, "
+                 f"best {d.best or '(no move)'} (loss {d.loss:.3f}, {d.mark})") for d in self.decisions if d.mark]
+
     def svg(self, *, width: int = 640, height: int = 260) -> str:
-        """White's winning chance over the game as an SVG line chart (deterministic text)."""
+        """White's winning chance over the game as an SVG line chart, the marked decisions dotted
+        (:func:`backgammon_lab.svg.win_chart`; deterministic text)."""
+        return self._repr_svg_(width=width, height=height)
+
+    def _repr_svg_(self, *, width: int = 640, height: int = 260) -> str:
+        from ..svg import win_chart  # the picture's layer, loaded when a picture is asked for
         from ..variants import find_variant
 
         title = find_variant(self.variant).title
-        return chart_svg(self.chart, title=f"White's winning chance ({title}, {self.how})",
-                         marks=[(d.number, d.mark) for d in self.decisions if d.mark], width=width, height=height)
-
-    def _repr_svg_(self) -> str:
-        return self.svg()
+        return win_chart(self.chart, title=f"White's winning chance ({title}, {self.how})",
+                         marks=self.chart_marks(), width=width, height=height)
 
     def __str__(self) -> str:
         return f"{self.summary()}\n\n{self.table()}"
 
     def _repr_html_(self) -> str:
         return self.summary()._repr_html_() + self.table()._repr_html_()
-
-
-# ---------------------------------------------------------------------------------------------
-# the chart
-
-
-def chart_svg(points: Sequence[tuple[int, float]], *, title: str = "", marks: Sequence[tuple[int, str]] = (),
-              width: int = 640, height: int = 260) -> str:
-    """A line chart of ``points`` (x: action number, y: a chance 0..1) made with svgwrite.
-
-    ``marks`` put a dot on the line at decisions marked doubtful (orange), bad or very bad (red).
-    No element gets an automatic id, so the same points give the same text.
-    """
-    import svgwrite
-
-    left, right, top, bottom = 44, 12, 28, 30
-    w, h = width - left - right, height - top - bottom
-    xs = [x for x, _ in points] or [0]
-    x0, x1 = min(xs), max(xs)
-    span = max(1, x1 - x0)
-
-    def px(x: float) -> float:
-        return round(left + w * (x - x0) / span, 1)
-
-    def py(y: float) -> float:
-        return round(top + h * (1.0 - y), 1)
-
-    dwg = svgwrite.Drawing(size=(width, height), debug=False)
-    dwg.add(dwg.rect((0, 0), (width, height), fill="#ffffff"))
-    for k in range(5):
-        y = k / 4
-        dwg.add(dwg.line((left, py(y)), (left + w, py(y)), stroke="#999999" if k == 2 else "#dddddd",
-                         stroke_width=1, stroke_dasharray="4,3" if k == 2 else "none"))
-        dwg.add(dwg.text(f"{int(y * 100)}%", insert=(left - 6, py(y) + 4), text_anchor="end", font_size=11,
-                         font_family="sans-serif", fill="#444444"))
-    dwg.add(dwg.line((left, top + h), (left + w, top + h), stroke="#444444", stroke_width=1))
-    dwg.add(dwg.line((left, top), (left, top + h), stroke="#444444", stroke_width=1))
-    dwg.add(dwg.text(title, insert=(left, 17), font_size=13, font_family="sans-serif", fill="#222222"))
-    dwg.add(dwg.text("action in the game record", insert=(left + w / 2, height - 8), text_anchor="middle",
-                     font_size=11, font_family="sans-serif", fill="#444444"))
-    for x in (x0, x1):
-        dwg.add(dwg.text(str(x), insert=(px(x), top + h + 14), text_anchor="middle", font_size=10,
-                         font_family="sans-serif", fill="#444444"))
-    if points:
-        dwg.add(dwg.polyline([(px(x), py(y)) for x, y in points], fill="none", stroke="#1f5fa8", stroke_width=2))
-
-    def at(n: int) -> float:
-        """The line's height at ``n`` (between two points, on the segment joining them)."""
-        prev = points[0] if points else (n, 0.5)
-        for x, y in points:
-            if x >= n:
-                if x == prev[0]:
-                    return y
-                return prev[1] + (y - prev[1]) * (n - prev[0]) / (x - prev[0])
-            prev = (x, y)
-        return prev[1]
-
-    for n, m in marks:
-        colour = "#e08a00" if m == "doubtful" else "#c62828"
-        dwg.add(dwg.circle((px(n), py(at(n))), r=3.5, fill=colour))
-    return str(dwg.tostring())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,20 +281,20 @@ def _analyse_entry(opts: Options, k: int, prev: TurnState, action: Any, nxt: Tur
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "play", _roll_text(prev), rp.text, best.text, loss, best_win - win if rp is not best else 0.0,
             eq, best_eq, forced, "" if forced else mark(loss),
-            tuple((s.start, s.end) for s in best.play.steps))))
+            tuple((s.start, s.end) for s in best.play.steps), prev.turn_start.to_string())))
     elif isinstance(action, Choice) and prev.phase is Phase.CHOICE:
         dh = opening_hint(prev, options=opts)
         d = dh.find(str(action))
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "choice", _roll_text(prev), str(action), str(dh.best.option), d.loss, d.error, d.equity,
-            dh.best.equity, False, mark(d.loss))))
+            dh.best.equity, False, mark(d.loss), (), prev.position.to_string())))
     elif isinstance(action, NameDoubles) and prev.phase is Phase.NAME:
         dh = doubles_hint(prev, opts)
         d = dh.find(action.number)
         b = dh.best.option
         out.append(("decision", DecisionAnalysis(
             k, prev.player, "name", _roll_text(prev), f"{action.number}-{action.number}", f"{b}-{b}", d.loss, d.error,
-            d.equity, dh.best.equity, False, mark(d.loss))))
+            d.equity, dh.best.equity, False, mark(d.loss), (), prev.position.to_string())))
     elif isinstance(action, RollDice) and prev.phase is Phase.ROLL:
         roller = prev.player
         before = lev.state_value(prev, 1)  # the average over the 21 rolls of the best play (exact: the table)

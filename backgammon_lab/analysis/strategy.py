@@ -36,7 +36,8 @@ from .odds import enter_probability, hit_probability, roll_breakdown, shots
 
 __all__ = ["StrategyError", "PlayFacts", "play_facts", "what_it_does", "Drill", "Puzzle", "Question", "question",
            "DRILL_KINDS", "PUZZLE_KINDS", "load_puzzles", "puzzle_dir", "shots_against", "full_roll_rolls",
-           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "crashed", "position_class", "all_home", "cap_refuses"]
+           "find_play", "puzzle_theme", "contact", "CRASHED_CHECKERS", "crashed_boards", "crashed", "position_class", "all_home",
+           "cap_refuses", "how_words"]
 
 
 def puzzle_dir() -> Path:
@@ -513,6 +514,23 @@ def load_puzzles(directory: str | Path | None = None) -> tuple[Puzzle, ...]:
 _NAMES = {"keep": "Keep the dice", "reroll": "Roll both dice again"}
 
 
+_PLIES = {0: "the net", 1: "the net looking one roll ahead", 2: "the net looking two rolls ahead"}
+
+
+def how_words(proof: dict[str, Any]) -> str:
+    """How a puzzle's values were computed, in a learner's words (from the proof's ``method``,
+    ``ply`` and rollout; no function's name): ``"the net looking two rolls ahead, confirmed by a
+    rollout of 72 games"``. A proof of another kind (a learner's mistake) says it in its ``how``."""
+    if proof.get("method") != "net":
+        return str(proof.get("how", proof.get("method", "")))
+    words = _PLIES.get(proof.get("ply", 0), f"the net looking {proof.get('ply')} rolls ahead")
+    rollout = proof.get("rollout")
+    if rollout:
+        each = " each" if isinstance(rollout.get("win"), dict) else ""
+        words += f", confirmed by a rollout of {rollout['games']} games{each}"
+    return words
+
+
 def _value_words(p: Puzzle, option: str) -> str:
     v = p.proof["values"][option]
     return f"{100 * float(v):.1f}% to win"
@@ -522,7 +540,7 @@ def _puzzle_question(p: Puzzle) -> Question:
     pos = _pos(p.id, p.position)
     options = [p.answer, *p.others]
     order = tuple(sorted(options, key=lambda o: _key(p.id, "order", o)))
-    how = p.proof.get("how", p.proof.get("method", ""))
+    how = how_words(p.proof)
     if p.kind == "play":
         roll = Roll.parse(p.dice)
         plays = {o: find_play(pos, roll, o) for o in options}
@@ -547,7 +565,17 @@ def _puzzle_question(p: Puzzle) -> Question:
         roll = Roll.parse(p.dice)
         labels = tuple(_NAMES[o] for o in order)
         reason = f"The engine's values ({how}): {values_text}."
-        return Question(p.id, f"White won the opening roll with {roll}. Keep these dice, or roll both again?",
+        other_option = next(o for o in options if o != p.answer)
+        lead = float(p.proof["values"][p.answer]) - float(p.proof["values"][other_option])
+        rollout = p.proof.get("rollout") or {}
+        if isinstance(rollout.get("win"), dict):  # the margin each check shows, as it shows it
+            ro = float(rollout["win"][p.answer]) - float(rollout["win"][other_option])
+            err = (float(rollout["stderr"][p.answer]) ** 2 + float(rollout["stderr"][other_option]) ** 2) ** 0.5
+            doing = {"keep": "Keeping the dice", "reroll": "Rolling both dice again"}[p.answer]
+            reason += (f" {doing} wins {100 * lead:.1f} more games in 100 by the net, and "
+                       f"{100 * ro:.1f} \u00b1 {100 * err:.1f} more by the rollout: a small edge, but a sure one.")
+        side = "White" if pos.turn == WHITE else "Black"
+        return Question(p.id, f"{side} won the opening roll with {roll}. Keep these dice, or roll both again?",
                         pos, roll, order, labels, frozenset({p.answer}),
                         "Is this roll better than an average roll? An average roll is what re-rolling gives.",
                         _NAMES[p.answer], reason, vals)

@@ -220,10 +220,13 @@ def lesson(rows: str | Iterable[str], **kwargs: Any) -> Any:
 
 
 def course(variant: str | None = None, **kwargs: Any) -> Any:
-    """The whole course (or one variant's stages) as a course widget."""
+    """The whole course (or one variant's stages) as a course widget that keeps the learner's stars
+    by itself (``rule_course.json`` in the data folder, unless ``progress_file`` says otherwise;
+    see :class:`~backgammon_lab.widgets.exercise.CourseWidget`)."""
     from ..widgets.exercise import CourseWidget
     from .catalog import STAGES, stages_of
 
+    kwargs.setdefault("progress_file", None)
     return CourseWidget(STAGES if variant is None else stages_of(variant), **kwargs)
 
 

@@ -16,14 +16,17 @@ three stars sends it back to the first box.
 >>> q.due()
 ['sp.points.1']
 
-:func:`save_progress` / :func:`load_progress`: the progress (stars) and the queue in one JSON
-file the learner names.
+:func:`save_progress` / :func:`load_progress`: the progress (stars), the queue and the learner's
+own mistake puzzles in one JSON file. The strategy course keeps one such file by itself in the
+learner's data folder (:func:`data_dir`: platformdirs' user data folder, or the folder the
+environment variable :data:`DATA_ENV` names), saved after each answer and read when the course opens.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +34,39 @@ from ..errors import whole_number
 from .exercises import LessonError
 from .progress import MAX_STARS, Progress
 
-__all__ = ["ReviewQueue", "INTERVALS", "save_progress", "load_progress"]
+__all__ = ["ReviewQueue", "INTERVALS", "save_progress", "load_progress", "load_saved", "data_dir", "DATA_ENV",
+           "COURSE_FILE", "RULE_COURSE_FILE", "course_file"]
+
+#: The environment variable that names the folder the course keeps its progress in (tests set it
+#: to a temporary folder); without it, the user data folder of platformdirs.
+DATA_ENV = "BACKGAMMON_LAB_DATA"
+#: The file name of the strategy course's own progress file in :func:`data_dir`.
+COURSE_FILE = "strategy_course.json"
+#: The file name of the rule course's own progress file (:func:`backgammon_lab.lessons.notebook.course`).
+RULE_COURSE_FILE = "rule_course.json"
+
+
+def course_file(progress_file: str | os.PathLike[str] | None | bool, name: str) -> Path | None:
+    """Where a course keeps its progress by itself: ``None`` the file ``name`` in :func:`data_dir`,
+    a path that file, ``False`` nowhere (None); :class:`LessonError` for anything else."""
+    if progress_file is False:
+        return None
+    if progress_file is None:
+        return data_dir() / name
+    if isinstance(progress_file, (str, os.PathLike)) and str(progress_file).strip():
+        return Path(progress_file)
+    raise LessonError(f"progress_file is a file name, None (the data folder) or False, not {progress_file!r}")
+
+
+def data_dir() -> Path:
+    """The folder the course keeps the learner's progress in: ``$BACKGAMMON_LAB_DATA`` when set,
+    else the user data folder (``platformdirs.user_data_dir("backgammon_lab")``). Not created here."""
+    env = os.environ.get(DATA_ENV, "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("backgammon_lab", appauthor=False))
 
 #: Items finished between two reviews of an item, box by box.
 INTERVALS = (3, 6, 12)
@@ -98,28 +133,50 @@ class ReviewQueue:
         return f"<ReviewQueue {len(self._boxes)} waiting, {len(self.due())} due>"
 
 
-def save_progress(path: str | os.PathLike[str], progress: Progress, review: ReviewQueue | None = None) -> Path:
-    """Write the progress and the review queue to ``path`` (JSON); returns the path."""
+def save_progress(path: str | os.PathLike[str], progress: Progress, review: ReviewQueue | None = None,
+                  mistakes: Sequence[dict[str, Any]] = ()) -> Path:
+    """Write the progress, the review queue and the records of the learner's mistake puzzles
+    (``mistakes``: JSON-ready dicts, :meth:`Mistake.to_json <backgammon_lab.lessons.games.Mistake.to_json>`)
+    to ``path`` (JSON; its folder is made when missing; the file is replaced whole, never left
+    half written); returns the path."""
     if not isinstance(progress, Progress):
         raise LessonError(f"progress is a Progress, not {progress!r}")
     p = Path(path)
     if not str(path).strip() or p.is_dir():
         raise LessonError(f"a progress file needs a file name, not {str(path)!r}")
-    data = {"progress": progress.to_dict(), "review": (review or ReviewQueue()).to_dict()}
+    data: dict[str, Any] = {"progress": progress.to_dict(), "review": (review or ReviewQueue()).to_dict()}
+    if mistakes:
+        data["mistakes"] = list(mistakes)
     try:
-        p.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(p.name + ".part")
+        tmp.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n")
+        os.replace(tmp, p)
     except OSError as e:
-        raise LessonError(f"cannot write the progress file {str(path)!r}: {e}") from None
+        raise LessonError(f"cannot write the progress file {str(path)!r}: {e.strerror or e}") from None
     return p
 
 
 def load_progress(path: str | os.PathLike[str]) -> tuple[Progress, ReviewQueue]:
     """Read a file :func:`save_progress` wrote; :class:`LessonError` when it is missing or not one."""
+    progress, review, _mistakes = load_saved(path)
+    return progress, review
+
+
+def load_saved(path: str | os.PathLike[str]) -> tuple[Progress, ReviewQueue, list[dict[str, Any]]]:
+    """Read a file :func:`save_progress` wrote: the progress, the queue and the mistakes' records;
+    :class:`LessonError` when it is missing or not one."""
     p = Path(path)
     try:
         data = json.loads(p.read_text())
-    except (OSError, ValueError) as e:
-        raise LessonError(f"cannot read the progress file {str(path)!r}: {e}") from None
+    except OSError as e:
+        raise LessonError(f"cannot read the progress file {str(path)!r}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise LessonError(f"{str(path)!r} is not a progress file: {e}") from None
     if not isinstance(data, dict) or "progress" not in data:
         raise LessonError(f"{str(path)!r} is not a progress file")
-    return Progress.from_json(data["progress"]), ReviewQueue.from_dict(data.get("review", {"clock": 0, "items": {}}))
+    mistakes = data.get("mistakes", [])
+    if not isinstance(mistakes, list) or not all(isinstance(m, dict) for m in mistakes):
+        raise LessonError(f"{str(path)!r} is not a progress file: its mistakes are not a list of records")
+    return (Progress.from_json(data["progress"]), ReviewQueue.from_dict(data.get("review", {"clock": 0, "items": {}})),
+            mistakes)

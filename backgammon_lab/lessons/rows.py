@@ -50,7 +50,8 @@ INTERPRETATIONS: dict[str, str] = {
     "M10": "the rule texts do not say whether a die that can bear a checker off must do so when another "
            "move exists; the toolkit lets the player choose",
     "G4": "the rule text says a checker on the bar \u201cmay\u201d enter; the toolkit reads it as free "
-          "entry (the stricter reading is the option bar_first=True)",
+          "entry (a game can also be set up with the stricter reading, where a checker on the bar enters "
+          "before any other checker moves)",
 }
 
 _SOURCES = {"seed000": "the Mexican Backgammon rule text", "seed001": "the Mexican Backgammon rule text",
@@ -70,10 +71,10 @@ def rule_label(rule: Rule) -> str:
 
 def quote_rule(rule: Rule) -> str:
     """The rule quoted the one way feedback quotes it: ``Rule M6, At most five on a point: “…”``.
-    A rule row whose text is a note on an option (not a sentence to quote) is named with the option."""
+    A rule row whose text is a note on an option (not a sentence to quote) is named as its stricter
+    reading, in words (no option's name: a learner reads it)."""
     label = rule_label(rule)
     label = label[:1].upper() + label[1:]
-    option = re.search(r"option `([^`]+)`", rule.text)
-    if rule.text.startswith("interpretation") and option:
-        return f"{label}, read strictly with the option {option.group(1)}"
+    if rule.text.startswith("interpretation") and re.search(r"option `([^`]+)`", rule.text):
+        return f"{label}, in its stricter reading"
     return f"{label}: \u201c{rule.text}\u201d"

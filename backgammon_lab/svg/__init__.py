@@ -29,6 +29,9 @@ The picture is built in layers, each in its own module: the board (``_board``: f
 numbers, hit areas; cached), the marks and annotations (``_annotations``: tints, rings, arrows),
 the checkers (``_checkers``), the dice (``_dice``) and the names, pips and caption (``_info``).
 ``_options`` reads and checks the keywords, ``_geometry`` holds the coordinates.
+
+:func:`win_chart` (``_chart``) draws a game's chart: a winning chance over the actions of a game,
+the marked decisions dotted; it takes plain numbers (an analysis hands them over).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import svgwrite
 from ..position import Play, Position, Roll
 from ._annotations import annotations_layer, marks_layer
 from ._board import board_layer_xml
+from ._chart import MARK_COLOURS, ChartMark, win_chart
 from ._checkers import checker_layer_xml
 from ._dice import dice_layer
 from ._geometry import Places, layout
@@ -51,7 +55,7 @@ from ._options import Spec, read_options
 from ._theme import THEMES, Theme
 from ._xml import Builder, drawing_text, fmt, wrap
 
-__all__ = ["SvgBoard", "Theme", "THEMES", "board"]
+__all__ = ["SvgBoard", "Theme", "THEMES", "board", "win_chart", "ChartMark", "MARK_COLOURS"]
 
 Orientation = Literal["white", "black"]
 

@@ -9,7 +9,9 @@ moves on to the next step). **Hint** and **Show solution** help; the stars follo
 :class:`~backgammon_lab.lessons.Progress` kept in the kernel.
 
 :class:`CourseWidget` strings exercises into stages: a stage menu, the current exercise,
-**Previous**/**Next**, the stars so far and **Export progress** (JSON).
+**Previous**/**Next**, the stars so far and **Export progress** (JSON); given a progress file
+(the whole course of :func:`backgammon_lab.lessons.notebook.course` keeps one in the learner's data
+folder), it saves the stars after each exercise and finds them again when it opens.
 
 Every control is a public attribute, so a test or a notebook cell can press it
 (``ex.hint_button.click()``) and click the board (``ex.board.click("point", 13)``) as a learner
@@ -19,6 +21,7 @@ does.
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
@@ -42,6 +45,7 @@ from ..lessons.exercises import (
     target_words,
 )
 from ..lessons.progress import MAX_STARS, Progress, stars_for
+from ..lessons.review import RULE_COURSE_FILE, course_file, load_saved, save_progress
 from ..lessons.rows import quote_rule
 from ..position import OFF, WHITE, Roll, Step
 from ..rules import legal_plays
@@ -591,11 +595,16 @@ class CourseWidget(w.VBox):
     """Exercises strung into stages: pick a stage, solve its exercises one after the other.
 
     ``stages``: :class:`~backgammon_lab.lessons.Stage` values (default: the whole course);
-    ``progress``: shared by every exercise (a new one by default).
+    ``progress``: shared by every exercise (a new one by default). ``progress_file``: where the
+    course keeps the stars by itself, saved after each exercise and read when it opens: a path,
+    ``None`` (``rule_course.json`` in the learner's data folder,
+    :func:`~backgammon_lab.lessons.review.data_dir`) or ``False`` (the default: nowhere, the stars
+    live in the kernel).
     """
 
     def __init__(self, stages: Iterable[Stage] | None = None, *, progress: Progress | None = None,
-                 size: int = 440, title: str = "") -> None:
+                 size: int = 440, title: str = "", progress_file: str | os.PathLike[str] | None | bool = False
+                 ) -> None:
         self.stages: tuple[Stage, ...] = tuple(STAGES if stages is None else stages)
         if not self.stages or not all(isinstance(s, Stage) for s in self.stages):
             raise LessonError(f"a course is a non-empty list of stages, not {stages!r}")
@@ -604,6 +613,10 @@ class CourseWidget(w.VBox):
         ids = [e.id for s in self.stages for e in s.exercises]
         self.progress = progress if progress is not None else Progress(ids)
         self.progress.add_exercises(ids)
+        self.progress_file = course_file(progress_file, RULE_COURSE_FILE)
+        self.file_status = w.Label("")
+        self.file_status.add_class("bgl-course-file-status")
+        self._restore()
         self._size = size
         self._widgets: dict[str, ExerciseWidget] = {}
         self.stage_index = 0
@@ -623,14 +636,16 @@ class CourseWidget(w.VBox):
         self.export_button.on_click(lambda _b: self.export())
         self.body = w.VBox([])
         super().__init__([self.heading, self.stage_menu, w.HBox([self.prev_button, self.next_button, self.status]),
-                          self.body, w.HBox([self.export_button]), self.export_box])
+                          self.body, w.HBox([self.export_button]), self.export_box]
+                         + ([self.file_status] if self.progress_file is not None else []))
         self.add_class("bgl-course")
         self.goto(0, 0)
 
     @staticmethod
     def _stage_label(s: Stage) -> str:
-        title = ROW_TITLES.get(s.id, s.title)
-        return f"{s.id}: {title} ({len(s)})"
+        if s.id in ROW_TITLES:  # a rule row: its name (M4) is the learner's, from the notebooks' headings
+            return f"{s.id}: {ROW_TITLES[s.id]} ({len(s)})"
+        return f"{s.title} ({len(s)})"
 
     @property
     def stage(self) -> Stage:
@@ -645,9 +660,9 @@ class CourseWidget(w.VBox):
     def _widget(self, si: int, i: int) -> ExerciseWidget:
         ex = self.stages[si].exercises[i]
         if ex.id not in self._widgets:
-            number = f"{self.stages[si].id}.{i + 1}"
+            number = f"{i + 1}."  # its place in the stage (no exercise id: a learner reads it)
             wdg = ExerciseWidget(ex, progress=self.progress, size=self._size, number=number)
-            wdg.on_done(lambda _w: self._update())
+            wdg.on_done(lambda _w: self._finished())
             self._widgets[ex.id] = wdg
         return self._widgets[ex.id]
 
@@ -697,12 +712,42 @@ class CourseWidget(w.VBox):
     def _update(self) -> None:
         got, of = self.stage_stars()
         total, total_of = self.progress.total_stars(), self.progress.max_stars()
-        self.status.value = (f"Stage {self.stage.id}, exercise {self.index + 1} of {len(self.stage)}; "
+        where = f"Stage {self.stage.id}" if self.stage.id in ROW_TITLES else "Mixed review"
+        self.status.value = (f"{where}, exercise {self.index + 1} of {len(self.stage)}; "
                              f"stars: {got}/{of} in this stage, {total}/{total_of} in all")
         last = self.stage_index == len(self.stages) - 1 and self.index == len(self.stage) - 1
         self.next_button.disabled = last
         self.prev_button.disabled = self.stage_index == 0 and self.index == 0
         self.next_button.button_style = "success" if self.exercise.solved and not last else ""
+
+    def _finished(self) -> None:
+        if self.progress_file is not None:
+            try:
+                save_progress(self.progress_file, self.progress)
+            except LessonError as e:
+                self.file_status.value = f"Your progress could not be saved by itself: {e}"
+        self._update()
+
+    def _restore(self) -> None:
+        f = self.progress_file
+        if f is None:
+            return
+        if not f.exists():
+            self.file_status.value = f"Your progress is saved by itself in {f}."
+            return
+        try:
+            saved = load_saved(f)[0]
+        except LessonError as e:
+            self.progress_file = None  # not written over: the learner may mend it
+            self.file_status.value = f"Your saved progress could not be read, so this course starts afresh: {e}"
+            return
+        for i in saved.exercise_ids:
+            att = saved.attempt(i)
+            if att is not None:
+                self.progress.record(i, wrong=att.wrong, hints=att.hints, shown=att.shown)
+        n, k = self.progress.done(), self.progress.total_stars()
+        self.file_status.value = (f"Welcome back: {n} exercise{'s' if n != 1 else ''} done, "
+                                  f"{k} star{'s' if k != 1 else ''} (saved by itself in {f}).")
 
     def export(self) -> str:
         """The progress as JSON (also shown in the text box under the course)."""

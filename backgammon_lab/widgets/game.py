@@ -37,6 +37,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..analysis.bots import Bot, RandomBot
+from ..analysis.levels import LevelBot, find_level, level_names, levels_for
 from ..engine import (
     DiceLost,
     DiceRerolled,
@@ -62,7 +63,7 @@ from ..rules import PlayList, legal_plays
 from ..variants import VARIANTS
 from .board import BoardWidget
 
-__all__ = ["GameWidget", "RandomBot", "Bot", "record_lines", "RecordLine"]
+__all__ = ["GameWidget", "RandomBot", "Bot", "LevelBot", "record_lines", "RecordLine"]
 
 
 def _variant_options() -> list[tuple[str, str]]:
@@ -185,16 +186,21 @@ class GameWidget(w.VBox):
     >>> gw.dice_text.value = "5-3"; gw.roll_button.click(); gw
     <GameWidget mexican choice white dice=5-3 move 1/1 vs human>
 
-    ``opponent`` is ``"human"`` (both sides at this screen), ``"random"`` (:class:`RandomBot`) or
-    any object with a ``choose(game)`` method; it plays ``bot_player``. ``position`` and ``dice``
+    ``opponent`` is ``"human"`` (both sides at this screen), ``"random"`` (:class:`RandomBot`), a
+    level of :data:`~backgammon_lab.analysis.levels.LEVELS` (``"beginner"`` to ``"champion"``, a
+    :class:`~backgammon_lab.analysis.levels.LevelBot` seeded from ``seed``) or any object with a
+    ``choose(game)`` method; it plays ``bot_player``. ``position`` and ``dice``
     start from a given position instead of the opening. ``auto_forced`` plays a roll that has
-    only one legal play at once (the "Play forced moves" box). Board options (``orientation``,
-    ``theme``, ``size``, ``show_pips``, ``names``) go to the renderer.
+    only one legal play at once (the "Play forced moves" box). ``review_options`` (an
+    :class:`~backgammon_lab.analysis.options.Options`; None: the analysis's defaults) say how the
+    Review button analyses the game. Board options (``orientation``, ``theme``, ``size``,
+    ``show_pips``, ``names``) go to the renderer.
     """
 
     def __init__(self, variant: str = "mexican", seed: int | None = 0, *, opponent: Any = "human",
                  bot_player: Player = BLACK, position: Position | None = None, dice: Any = None,
-                 auto_forced: bool = False, tutor: bool = False, **board_options: Any) -> None:
+                 auto_forced: bool = False, tutor: bool = False, review_options: Any = None,
+                 **board_options: Any) -> None:
         super().__init__()
         if bot_player not in (WHITE, BLACK):
             raise ValueError(f"bot_player is 'white' or 'black', not {bot_player!r}")
@@ -205,6 +211,7 @@ class GameWidget(w.VBox):
         self._custom_bot: Any = None
         self._msg_from = 0
         self._busy = False
+        self._busy_menu = False  # the opponent menu is being refilled (for another variant's levels)
         self._viewing = False  # looking at an earlier point: read-only until "Play from here"
         self._from_here = False  # "Play from here" was pressed: the next action starts a new line of play
         self._name_plays: tuple[Position | None, list[PlayList]] = (None, [])  # the plays of each named doubles
@@ -221,15 +228,26 @@ class GameWidget(w.VBox):
         self.variant_choice = w.Dropdown(options=_variant_options(), value=self.game.variant.name,
                                          description="Variant", style=wide,
                                          layout=w.Layout(width="295px", flex="0 0 auto"))
-        opp_options: list[tuple[str, str]] = [("Human", "human"), ("Random bot", "random")]
+        opp_options = _opponent_options(self.game.variant)
+        if opponent is None or isinstance(opponent, bool):
+            raise GameError(f"opponent is 'human', 'random', a level ({', '.join(level_names())}) or a bot "
+                            f"object, not {opponent!r}")
         if not isinstance(opponent, str):
             if not callable(getattr(opponent, "choose", None)):
-                raise TypeError(f"opponent must be 'human', 'random' or have a choose(game) method: {opponent!r}")
+                raise TypeError(f"opponent must be 'human', 'random', a level or have a choose(game) method: "
+                                f"{opponent!r}")
             self._custom_bot = opponent
             opp_options.append((_bot_label(opponent), "custom"))
             opponent = "custom"
         elif opponent not in ("human", "random"):
-            raise ValueError(f"opponent is 'human', 'random' or a bot object, not {opponent!r}")
+            try:
+                opponent = find_level(opponent).name
+            except ValueError:
+                raise GameError(f"opponent is 'human', 'random', a level ({', '.join(level_names())}) or a bot "
+                                f"object, not {opponent!r}") from None
+            if opponent not in level_names(self.game.variant):
+                raise GameError(f"{self.game.variant.title} has no level {opponent!r}: its levels are "
+                                f"{', '.join(level_names(self.game.variant))}")
         self.opponent_choice = w.Dropdown(options=opp_options, value=opponent, description="Opponent",
                                           style=wide, layout=w.Layout(width="260px", flex="0 0 auto"))
         self.new_button = _button("New game", "Start a new game of the chosen variant")
@@ -241,8 +259,11 @@ class GameWidget(w.VBox):
         self.tutor_check = w.Checkbox(value=bool(tutor), description="Tutor", indent=False,
                                       tooltip="Judge each decision as it is made (exact for Mini-Gam, else the net)",
                                       layout=w.Layout(width="auto", flex="0 0 auto"))
+        self.review_button = _button("Review", "Analyse the game so far: each decision's loss, the chart of the "
+                                     "winning chance, the mistakes to look at again")
+        self.review_button.add_class("bgl-review-button")
         toolbar = w.HBox([self.variant_choice, self.opponent_choice, self.new_button, self.undo_button,
-                          self.redo_button, self.forced_check, self.tutor_check],
+                          self.redo_button, self.forced_check, self.tutor_check, self.review_button],
                          layout=w.Layout(flex_flow="row wrap"))
 
         # decisions
@@ -286,9 +307,24 @@ class GameWidget(w.VBox):
                           self.last_button], layout=w.Layout(flex_flow="row wrap"))
         self.record = w.HTML()
 
+        # the review (the Review button): the analysis of the game so far
+        self.review_options = review_options
+        #: The last review's analysis (:class:`~backgammon_lab.analysis.analyse.Analysis`), or None.
+        self.analysis: Any = None
+        self._review: _Review | None = None
+        self.review_summary = w.HTML()
+        self.review_chart = w.HTML()
+        self.review_list = w.VBox(layout=w.Layout(max_height="16em", overflow="auto"))
+        self.review_detail = w.HTML()
+        self.review_close = _button("Close the review", "Hide the review")
+        self.review_box = w.VBox([self.review_summary, self.review_chart, self.review_list, self.review_detail,
+                                  self.review_close], layout=w.Layout(border="1px solid #cccccc", padding="6px"))
+        self.review_box.add_class("bgl-review")
+        _show(self.review_box, False)
+
         self.children = [toolbar, w.HBox([self.board, side], layout=w.Layout(flex_flow="row wrap",
                                                                                align_items="flex-start")),
-                         history, self.record]
+                         history, self.record, self.review_box]
 
         self.new_button.on_click(lambda _b: self.new_game())
         self.undo_button.on_click(lambda _b: self._undo())
@@ -301,6 +337,8 @@ class GameWidget(w.VBox):
         self.play_button.on_click(lambda _b: self._play_selected())
         self.branch_button.on_click(lambda _b: self.play_from_here())
         self.hint_button.on_click(lambda _b: self.hint())
+        self.review_button.on_click(lambda _b: self._review_clicked())
+        self.review_close.on_click(lambda _b: self.close_review())
         self.tutor_check.observe(lambda _c: self.refresh(), names="value")
         self.first_button.on_click(lambda _b: self._goto(0))
         self.back_button.on_click(lambda _b: self._goto(self.game.index - 1))
@@ -343,12 +381,37 @@ class GameWidget(w.VBox):
     def _set_opponent(self, value: str) -> None:
         if value == "random":
             self.bot = RandomBot(self._seeds.randrange(2**31) if self.seed is not None else None)
+        elif value in level_names():
+            self.bot = LevelBot(value, self._seeds.randrange(2**31) if self.seed is not None else 0)
         elif value == "custom":
             self.bot = self._custom_bot
         else:
             self.bot = None
+        level = self.bot.level if isinstance(self.bot, LevelBot) else None
+        self.opponent_choice.tooltip = f"{level.title}: {level.words}" if level is not None else f"Who plays {self.bot_player.capitalize()}"
+
+    def _offer_levels(self) -> None:
+        """The opponent menu with the levels of the game's variant; a level the variant lacks gives
+        way to the next stronger one it has."""
+        options = _opponent_options(self.game.variant, self._custom_bot)
+        values = [v for _, v in options]
+        now = self.opponent_choice.value
+        if values == [v for _, v in self.opponent_choice.options]:
+            return
+        if now not in values:
+            names = level_names()
+            now = next(n for n in names[names.index(now):] if n in values)
+        self._busy_menu = True
+        try:
+            self.opponent_choice.options = options
+            self.opponent_choice.value = now
+        finally:
+            self._busy_menu = False
+        self._set_opponent(now)
 
     def _on_opponent(self, change: dict[str, Any]) -> None:
+        if self._busy_menu:
+            return
         self._set_opponent(change["new"])
         start = self.game.index
         if not self.viewing:
@@ -358,7 +421,7 @@ class GameWidget(w.VBox):
 
     @property
     def opponent(self) -> str:
-        """``"human"``, ``"random"`` or ``"custom"``."""
+        """``"human"``, ``"random"``, a level's name (``"beginner"`` ...) or ``"custom"``."""
         return str(self.opponent_choice.value)
 
     def _bot_to_act(self) -> bool:
@@ -416,9 +479,11 @@ class GameWidget(w.VBox):
             return
         seed = self._seeds.randrange(2**31) if self.seed is not None else None
         self.game = Game(str(self.variant_choice.value), seed=seed)
+        self._offer_levels()
         self.board.game = self.game
         self.board.message = f"New game of {self.game.variant.title}."
         self.tutor_box.value = ""
+        self.close_review()
         self._msg_from = 0
         self._viewing = self._from_here = False
         self.refresh()
@@ -439,6 +504,26 @@ class GameWidget(w.VBox):
         else:
             w.refresh()
         return w
+
+    @classmethod
+    def from_match(cls, match: Any, game: int = 1, *, review: bool = True, **options: Any) -> GameWidget:
+        """A widget showing game ``game`` (1 = the first) of an imported match: a
+        :class:`~backgammon_lab.matchfiles.Match` or the path of a match file
+        (:func:`~backgammon_lab.matchfiles.load_match`: .mat, .sgf or the .mat-style text of
+        Mexican and Mini-Gam), reviewed at once unless ``review=False``. ``options`` are the
+        constructor's (``review_options``, ...)."""
+        from pathlib import Path
+
+        from ..matchfiles import Match, load_match
+
+        if isinstance(match, (str, Path)):
+            match = load_match(match)
+        if not isinstance(match, Match):
+            raise GameError(f"GameWidget.from_match takes a Match or the path of a match file, not {match!r:.200}")
+        out = cls.from_game(match.game(game), **options)
+        if review:
+            out.review()
+        return out
 
     def play_from_here(self) -> None:
         """Leave the read-only view of an earlier point: the next action plays on from it and
@@ -697,6 +782,136 @@ class GameWidget(w.VBox):
                                                                                       f"name {v.best_text}")
         self.board.message = f"Hint: {best} (win {v.best_win * 100:.1f}%)."
 
+
+    def play_rest(self, bot: Any, max_actions: int = 5000) -> None:
+        """Play the rest of the game with ``bot`` (any object with ``choose(game)``) on the side
+        of this screen, the opponent on its own side: what a notebook does to show a whole game
+        against a level without clicks. The dice are the game's (seeded)."""
+        if not callable(getattr(bot, "choose", None)):
+            raise GameError(f"play_rest takes a bot with a choose(game) method, not {bot!r:.200}")
+        if self.viewing:
+            raise GameError(self._viewing_text())
+        g = self.game
+        start = g.index
+
+        def decide(_st: TurnState) -> Any:
+            return (self.bot if self._bot_to_act() else bot).choose(g)
+
+        g.play_on(decide, max_actions=max_actions)
+        self._judge_since(start)
+        self._msg_from = start
+        self.board.message = "The game was played to its end."
+        self.refresh()
+
+    # -- the review ----------------------------------------------------------------------------
+    def review(self, options: Any = None) -> Any:
+        """Analyse the game so far (every action played, also those after the point shown) and
+        show the review: each side's error rate, marks and luck, the chart of White's winning
+        chance with the marked decisions, and the marked decisions as buttons; pressing one goes
+        to that position with the play made and the better play drawn. Returns the
+        :class:`~backgammon_lab.analysis.analyse.Analysis` (also ``widget.analysis``).
+
+        ``options``: the analysis's (:class:`~backgammon_lab.analysis.options.Options`; default
+        the widget's ``review_options``, else the analysis's defaults)."""
+        from ..analysis.analyse import analyse
+
+        g = self.game
+        here = g.index
+        g.goto(len(g) - 1)
+        try:
+            record = g.record()
+        finally:
+            g.goto(here)
+        record.pop("pending_steps", None)
+        replay = Game.from_record(record)
+        a = analyse(replay, options if options is not None else self.review_options)
+        self.analysis = a
+        self._review = _Review(replay, a, _index_map(replay, g.entries + g.redo_entries))
+        self._show_review(None)
+        return a
+
+    def _review_clicked(self) -> None:
+        try:
+            self.review()
+        except Exception as e:  # noqa: BLE001 - shown, never raised
+            why = str(e) if isinstance(e, BackgammonError) else f"{type(e).__name__}: {e}"
+            self.review_summary.value = (f"<div data-role='review-summary' style='white-space:normal'>"
+                                         f"No review: {html.escape(why)}</div>")
+            self.review_chart.value = self.review_detail.value = ""
+            self.review_list.children = ()
+            _show(self.review_box, True)
+
+    def close_review(self) -> None:
+        """Hide the review (a new game closes it too)."""
+        self._review = None
+        self.analysis = None
+        _show(self.review_box, False)
+
+    @property
+    def marked(self) -> list[Any]:
+        """The marked decisions of the last review (:class:`~backgammon_lab.analysis.analyse.DecisionAnalysis`), in order."""
+        return [] if self._review is None else list(self._review.marked)
+
+    def show_decision(self, i: int) -> None:
+        """Go to the position of the review's marked decision ``i`` (0 = the first listed) and draw
+        the play made (blue) and the better play (pink)."""
+        r = self._review
+        if r is None:
+            raise GameError("no review yet: press Review (or call review()) first")
+        if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(r.marked):
+            raise GameError(f"no marked decision {i!r}: the review lists {len(r.marked)} (numbered from 0)")
+        d = r.marked[i]
+        before = r.index_map.get(d.number - 1)
+        if before is not None:
+            self._goto(before)
+        self._show_review(i)
+
+    def _show_review(self, chosen: int | None) -> None:
+        from .. import svg
+
+        r = self._review
+        assert r is not None
+        a = r.analysis
+        self.review_summary.value = (_summary_html(a, r.replay) + "<details data-role='review-table'><summary>Every "
+                                     f"decision ({len(a.decisions)})</summary>{a.table()._repr_html_()}</details>")
+        current = r.marked[chosen].number if chosen is not None else None
+        self.review_chart.value = (f"<div data-role='review-chart'>"
+                                   f"{svg.win_chart(a.chart, marks=a.chart_marks(), current=current, width=560, height=220, title=_chart_title(a))}"
+                                   "</div>")
+        buttons = []
+        for k, d in enumerate(r.marked):
+            b = _button(_decision_label(d), "Go to this position: the play made and the better play drawn",
+                        width="100%")
+            b.add_class("bgl-review-decision")
+            b.button_style = "warning" if k == chosen else ""
+            b.layout.justify_content = "flex-start"
+            b.on_click(lambda _b, k=k: self.show_decision(k))
+            buttons.append(b)
+        self.review_list.children = tuple(buttons) if buttons else (
+            w.HTML("<div data-role='review-none'>No decision lost 0.04 or more: nothing marked.</div>"),)
+        self.review_detail.value = "" if chosen is None else self._decision_html(r, r.marked[chosen])
+        _show(self.review_box, True)
+
+    def _decision_html(self, r: _Review, d: Any) -> str:
+        """The chosen decision in words, with the board before it and both plays drawn."""
+        from .. import svg
+
+        words = _decision_words(d)
+        picture = ""
+        if d.kind == "play":
+            prev = r.replay.entries[d.number - 1].state
+            played = r.replay.entries[d.number].action
+            best = next((p for p in (prev.plays or ()) if tuple((s.start, s.end) for s in p.steps) == d.best_steps),
+                        None)
+            mine = getattr(played, "play", None)
+            arrows = [p for p in (best, mine) if p is not None]
+            if arrows:
+                self.board.redraw(arrows=arrows)
+                picture = str(svg.board(prev.turn_start, dice=prev.roll, arrows=arrows, size=320, show_pips=False,
+                                        caption="Pink: the better play. Blue: the play made."))
+        return (f"<div data-role='review-detail' data-number='{d.number}' data-mark='{html.escape(d.mark)}' "
+                f"style='white-space:normal;line-height:1.4'>{html.escape(words)}</div>{picture}")
+
     # -- display -------------------------------------------------------------------------------
     def _play_actions(self) -> list[Any]:
         g = self.game
@@ -857,6 +1072,95 @@ class GameWidget(w.VBox):
         left = f" left={','.join(map(str, g.dice_left))}" if st.phase is Phase.PLAY and st.steps else ""
         return (f"<GameWidget {g.variant.name} {st.phase.value} {st.player}{dice}{left} "
                 f"move {g.index}/{len(g) - 1} vs {self.opponent}>")
+
+
+@dataclass
+class _Review:
+    """A review shown by the widget: the game replayed from its record, its analysis, the marked
+    decisions, and the replay's history points as the widget's game's."""
+
+    replay: Game
+    analysis: Any
+    index_map: dict[int, int]
+
+    @property
+    def marked(self) -> list[Any]:
+        return [d for d in self.analysis.decisions if d.mark]
+
+
+def _state_key(st: TurnState) -> tuple[Any, ...]:
+    return (st.position, st.phase, st.player, st.roll, st.named, len(st.steps))
+
+
+def _index_map(replay: Game, entries: Sequence[HistoryEntry]) -> dict[int, int]:
+    """Each history point of ``replay`` (steps merged into plays, as records write them) as the
+    point of ``entries`` (the widget's game, where steps clicked are points of their own) that
+    holds the same state."""
+    out: dict[int, int] = {}
+    j = 0
+    for k, e in enumerate(replay.entries):
+        key = _state_key(e.state)
+        while j < len(entries) and _state_key(entries[j].state) != key:
+            j += 1
+        if j == len(entries):
+            break
+        out[k] = j
+    return out
+
+
+_MARK_WORDS = {"doubtful": "doubtful", "bad": "a mistake", "very bad": "a big mistake"}
+
+
+def _chart_title(a: Any) -> str:
+    return f"White's winning chance over the game ({a.how})"
+
+
+def _decision_label(d: Any) -> str:
+    """A marked decision in one line: ``12. White 5-2: 13/8 13/11 (lost 0.085, bad)``."""
+    return (f"{d.number}. {player_name(d.player)} {d.dice}: {d.choice or '(no move)'} "
+            f"(lost {d.loss:.3f}, {d.mark})")
+
+
+def _decision_words(d: Any) -> str:
+    """A marked decision in words: what was chosen, what was better, what it cost."""
+    who = player_name(d.player)
+    what = {"play": "played", "choice": "chose", "name": "named"}.get(d.kind, "chose")
+    choice = {"keep": "to keep the dice", "reroll": "to roll again"}.get(d.choice, d.choice or "no move")
+    best = {"keep": "keeping the dice", "reroll": "rolling again"}.get(d.best, d.best or "no move")
+    return (f"Move {d.number}: {who} {what} {choice} with {d.dice}; better was {best}. "
+            f"That gave up {d.loss:.3f} points a game ({d.win_loss * 100:.1f}% of winning chance): "
+            f"{_MARK_WORDS.get(d.mark, d.mark)}.")
+
+
+def _summary_html(a: Any, replay: Game) -> str:
+    """Each side's figures in words: decisions, error rate, marks, luck."""
+    rows = []
+    for p in (WHITE, BLACK):
+        s = a.players[p]
+        marks = ", ".join(f"{n} {m}" for n, m in ((s.doubtful, "doubtful"), (s.bad, "bad"), (s.very_bad, "very bad"))
+                          if n) or "none marked"
+        rows.append(f"<li data-player='{p}'><b>{player_name(p)}</b>: {s.unforced} real choices, error rate "
+                    f"{s.error_rate:.1f} (thousandths of a point lost a choice; {marks}); luck {s.luck:+.2f} "
+                    f"points over {s.rolls} rolls</li>")
+    res = ""
+    if a.result:
+        pts = a.result["points"]
+        res = f" {player_name(a.result['winner'])} won {pts} point{'s' if pts != 1 else ''}."
+    return (f"<div data-role='review-summary' style='white-space:normal;line-height:1.4'><b>Review</b> of "
+            f"{len(replay) - 1} actions ({html.escape(a.how)}).{html.escape(res)} A mark means a decision lost "
+            "0.04 or more (doubtful), 0.08 (bad) or 0.16 (very bad).<ul style='margin:4px 0'>"
+            + "".join(rows) + "</ul></div>")
+
+
+def _opponent_options(variant: Any, custom: Any = None) -> list[tuple[str, str]]:
+    """The opponent menu: a human, the random bot, the levels of ``variant`` (weakest first), a
+    bot object given."""
+    levels = levels_for(variant)
+    out = [("Human", "human"), ("Random bot", "random")]
+    out += [(f"{lv.title} (level {i} of {len(levels)})", lv.name) for i, lv in enumerate(levels, 1)]
+    if custom is not None:
+        out.append((_bot_label(custom), "custom"))
+    return out
 
 
 def _bot_label(bot: Any) -> str:
