@@ -1,6 +1,6 @@
 """The compiled kernels against the Python paths: the search, the encodings, self-play, TD(lambda).
 
-The whole-turn search is one source (``backgammon_lab/kernels/movegen_template.py``) that runs
+The whole-turn search is one module (``backgammon_lab/kernels/movegen.py``) that runs
 compiled with numba or as plain Python; before it replaced the pure-Python tuple search, the two gave
 byte-identical results (plays, their order and their paths) on the 100,000 seeded random positions
 per variant of ``tests/data/movegen_digests.json`` (``sha256``, the Python search's digest); the
