@@ -9,8 +9,8 @@ For each variant, every level plays the level below it (and the weakest plays ``
 (``strength.match``, the project's match loop). Each line of ``--out`` is one pair: the stronger
 level's share of wins with its standard error, its points a game, and the CPU seconds. The pairs of
 0-ply levels go first, the champion's last (the default hint's player looks 1 or 2 rolls ahead:
-a standard game of it costs about 5.6 s of CPU, 100 times a 0-ply game; Mexican 0.6 s, Mini-Gam
-0.12 s); ``--champion-games standard=100`` plays fewer games in that variant's champion pair
+a standard game of it costs about 7 s of CPU, 100 times a 0-ply game; Mexican 0.9 s, Mini-Gam
+0.06 s); ``--champion-games standard=100`` plays fewer games in that variant's champion pair
 (default ``--games``). ``--write`` puts the table between the markers of the docs page; ``--from``
 writes it from lines measured before. With ``--out``, the pairs already in that file are not played
 again (a stopped run goes on where it stopped).
