@@ -12,8 +12,10 @@ for each notebook (set before its kernel starts, which inherits it).
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +27,7 @@ import pytest
 DATA_ENV = "BACKGAMMON_LAB_DATA"
 DATA_ROOT = Path(tempfile.mkdtemp(prefix="bgl-data-"))
 os.environ[DATA_ENV] = str(DATA_ROOT / "session")
+atexit.register(shutil.rmtree, DATA_ROOT, ignore_errors=True)
 
 
 def _folder(name: str) -> str:

@@ -167,3 +167,24 @@ def test_the_rule_course_keeps_its_stars_by_itself(monkeypatch, tmp_path: Path) 
     assert again.exercise.stars_label.value.startswith("\u2605")  # the widget shows the star found again
     plain = CourseWidget(again.stages)  # a lesson in a tutorial notebook keeps nothing by default
     assert plain.progress_file is None and plain.progress.total_stars() == 0
+
+
+def test_two_courses_on_one_file_keep_each_others_answers(tmp_path: Path) -> None:
+    from backgammon_lab.lessons.notebook import course
+
+    own = tmp_path / "own.json"
+    a = StrategyCourse(STAGES, progress_file=own)
+    b = StrategyCourse(STAGES[1:], progress_file=own)  # opened before a answers
+    _right(a)
+    first = a.current.item.id  # type: ignore[union-attr]
+    _right(b)
+    second = b.current.item.id  # type: ignore[union-attr]
+    progress, review, _ = load_saved(own)
+    assert progress.stars(first) == 3 and progress.stars(second) == 3 and review.clock == 1  # the later clock
+    r1 = course("minigam", progress_file=tmp_path / "rules.json")
+    r2 = course("minigam", progress_file=tmp_path / "rules.json")
+    r1.exercise.show_solution()
+    r2.goto(1)
+    r2.exercise.show_solution()
+    saved = load_saved(tmp_path / "rules.json")[0]
+    assert saved.stars(r1.exercise.exercise.id) == 1 and saved.stars(r2.exercise.exercise.id) == 1

@@ -107,7 +107,18 @@ def _points(ps: list[int]) -> str:
 
 def what_it_does(before: Position, better: Position, worse: Position) -> list[str]:
     """What the better play does that the worse one does not, in a learner's words, each fact
-    computed from the positions the two plays reach (``before``: the position before the roll)."""
+    computed from the positions the two plays reach (``before``: the position before the roll).
+    Kept for the positions asked last (the shots of a Mexican position with chains of doubles take
+    seconds to count, and a puzzle's words, its question and its feedback ask the same)."""
+    return list(_what_it_does(before, better, worse))
+
+
+@lru_cache(maxsize=512)
+def _what_it_does(before: Position, better: Position, worse: Position) -> tuple[str, ...]:
+    return tuple(_facts_said(before, better, worse))
+
+
+def _facts_said(before: Position, better: Position, worse: Position) -> list[str]:
     a, b = play_facts(better), play_facts(worse)
     said: list[str] = []
     if better.is_over:

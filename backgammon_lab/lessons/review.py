@@ -111,6 +111,13 @@ class ReviewQueue:
         got = self._boxes.get(item)
         return None if got is None else got[0]
 
+    def absorb(self, other: ReviewQueue) -> None:
+        """Take the items of ``other`` that this queue does not hold (with their boxes and due
+        times) and the later of the two clocks: two courses saving to one file keep both queues."""
+        self.clock = max(self.clock, other.clock)
+        for item, slot in other._boxes.items():
+            self._boxes.setdefault(item, slot)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {"clock": self.clock, "items": {i: list(v) for i, v in sorted(self._boxes.items())}}

@@ -723,10 +723,20 @@ class CourseWidget(w.VBox):
     def _finished(self) -> None:
         if self.progress_file is not None:
             try:
+                if self.progress_file.exists():  # another course may have saved there since
+                    self._take(load_saved(self.progress_file)[0])
                 save_progress(self.progress_file, self.progress)
             except LessonError as e:
                 self.file_status.value = f"Your progress could not be saved by itself: {e}"
         self._update()
+
+    def _take(self, saved: Progress) -> None:
+        for i in saved.exercise_ids:
+            att = saved.attempt(i)
+            if att is not None:
+                self.progress.record(i, wrong=att.wrong, hints=att.hints, shown=att.shown)
+        for wdg in getattr(self, "_widgets", {}).values():  # none yet while the course opens
+            wdg._show_stars()
 
     def _restore(self) -> None:
         f = self.progress_file
@@ -741,10 +751,7 @@ class CourseWidget(w.VBox):
             self.progress_file = None  # not written over: the learner may mend it
             self.file_status.value = f"Your saved progress could not be read, so this course starts afresh: {e}"
             return
-        for i in saved.exercise_ids:
-            att = saved.attempt(i)
-            if att is not None:
-                self.progress.record(i, wrong=att.wrong, hints=att.hints, shown=att.shown)
+        self._take(saved)
         n, k = self.progress.done(), self.progress.total_stars()
         self.file_status.value = (f"Welcome back: {n} exercise{'s' if n != 1 else ''} done, "
                                   f"{k} star{'s' if k != 1 else ''} (saved by itself in {f}).")

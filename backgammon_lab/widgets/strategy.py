@@ -470,8 +470,20 @@ class StrategyCourse(w.VBox):
                                   f"{k} star{'s' if k != 1 else ''} (saved by itself in {f}).")
 
     def _autosave(self) -> None:
+        """Save to the course's own file, first taking in what another course saved there since
+        (two courses open on one file keep each other's answers)."""
         if self.progress_file is None:
             return
+        if self.progress_file.exists():
+            try:
+                progress, review, records = load_saved(self.progress_file)
+                mine = mistakes_from_json(records)
+            except LessonError:
+                pass  # unreadable now: written over with what this course holds
+            else:
+                self._merge(progress)
+                self.review.absorb(review)
+                self._add(mine)
         try:
             save_progress(self.progress_file, self.progress, self.review, mistakes_to_json(self.mistakes))
         except LessonError as e:
