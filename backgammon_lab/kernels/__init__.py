@@ -18,11 +18,13 @@ neither numba nor numpy: the first kernel does.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -44,7 +46,7 @@ class MoveKernel:
     variant's rule row ``rules`` (read-only, so that compiled callers holding it as a constant and
     Python callers share one compiled version)."""
 
-    __slots__ = ("variant", "rules", "points", "width", "np", "_mod")
+    __slots__ = ("variant", "rules", "points", "width", "np", "search", "_mod")
 
     def __init__(self, variant: Any) -> None:
         from . import movegen as mod
@@ -57,10 +59,9 @@ class MoveKernel:
         r = mod.rule_row(variant)
         r.flags.writeable = False
         self.rules = r
-
-    def search(self, b: Any, a: int, c: int, *ws: Any) -> tuple[int, int]:
-        """The legal plays of ``a``-``c`` from the int8 board ``b`` into the workspace ``ws``."""
-        return self._mod.search(self.rules, b, a, c, *ws)  # type: ignore[no-any-return]
+        #: ``search(b, a, c, *ws)``: the legal plays of ``a``-``c`` from the int8 board ``b`` into
+        #: the workspace ``ws`` (the compiled search with this row bound: no Python frame between)
+        self.search: Callable[..., tuple[int, int]] = functools.partial(mod.search, r)
 
     def step_boards(self, b: Any, d: int, ss: Any, ts: Any, hs: Any, out: Any) -> int:
         """The single steps of die ``d`` from ``b`` and the boards they lead to."""
