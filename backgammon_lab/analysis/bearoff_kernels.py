@@ -25,6 +25,15 @@ def _row(board, skeys, order, home):
 
 
 @njit
+def _fill(board, configs, i, off, home):
+    """board = configuration i of the home board, with ``off`` checkers borne off."""
+    board[:] = 0
+    board[0] = off
+    for q in range(home):
+        board[q + 1] = configs[i, q]
+
+
+@njit
 def _done(board, checkers, mode):
     return board[0] == checkers if mode == 0 else board[0] > 0
 
@@ -70,12 +79,7 @@ def solve(rules, after, configs, skeys, order, checkers, mode, turns, dist, mean
     ``after_play`` table (:func:`~backgammon_lab.analysis.selfplay.after_table`), ``ws`` the
     search's workspace."""
     home = rules[R_HOME]
-    naming = False
-    for a in range(7):
-        for b in range(7):
-            for u in range(5):
-                if after[a, b, 1, u] == 2 or after[a, b, 0, u] == 2:
-                    naming = True
+    naming = (after == 2).any()  # a Mexican names doubles in this variant
     board = np.zeros(ws[0].shape[1], np.int8)
     acc = np.zeros(turns)
     for i in range(configs.shape[0]):
@@ -93,10 +97,7 @@ def solve(rules, after, configs, skeys, order, checkers, mode, turns, dist, mean
         for r in range(21):
             a, b = ROLLS[r, 0], ROLLS[r, 1]
             p = 1.0 / 36.0 if a == b else 2.0 / 36.0
-            board[:] = 0
-            board[0] = checkers - on
-            for q in range(home):
-                board[q + 1] = configs[i, q]
+            _fill(board, configs, i, checkers - on, home)
             cnt, used = search(rules, board, a, b, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
             if used == 0:
                 stuck += p
@@ -120,10 +121,7 @@ def solve(rules, after, configs, skeys, order, checkers, mode, turns, dist, mean
         if naming:  # the best doubles to name when a Mexican ends here (solved once per position)
             name[i, 0], name[i, 1], name[i, 2] = 1, i, 1.0 + mean[i]
             for d in range(1, 7):
-                board[:] = 0
-                board[0] = checkers - on
-                for q in range(home):
-                    board[q + 1] = configs[i, q]
+                _fill(board, configs, i, checkers - on, home)
                 c2, u2 = search(rules, board, d, d, ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6], ws[7], ws[8])
                 if u2 == 0:
                     continue

@@ -292,6 +292,15 @@ def row_hash(row, w):
 
 
 @njit
+def _same_row(a, b, w):
+    """a[:w] == b[:w], entry by entry."""
+    for i in range(w):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@njit
 def table_add(keys, count, row, w, tab, stamp, gen, size):
     """Find row among keys[:count] through the hash table (tab, stamp valid for generation gen);
     add it at index count if absent. Returns the index, and whether it was added."""
@@ -304,12 +313,7 @@ def table_add(keys, count, row, w, tab, stamp, gen, size):
                 keys[count, i] = row[i]
             return count, True
         j = int(tab[h])
-        same = True
-        for i in range(w):
-            if keys[j, i] != row[i]:
-                same = False
-                break
-        if same:
+        if _same_row(keys[j], row, w):
             return j, False
         h = (h + 1) & (size - 1)
 
@@ -459,12 +463,7 @@ def _two_dice(R, b0, a, c, ws_b, ws_p, tab, stamp, gen, scr):
             elif cnt == 0:
                 seen = False
                 for q in range(n_one):
-                    same = True
-                    for x in range(w):
-                        if one_b[q, x] != nb[x]:
-                            same = False
-                            break
-                    if same:
+                    if _same_row(one_b[q], nb, w):
                         seen = True
                         break
                 if not seen:
